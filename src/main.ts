@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadSettings, SERVICE_NAMES, type ServiceName } from './config/settings.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrate } from './platform/db/migrator.js';
+import { createLogger } from './platform/logging/logger.js';
+import { startPlatform, startService } from './start.js';
+
+const HELP = `approva: the Approva administration platform
+
+Usage:
+  approva serve                     all-in-one: gateway on PORT (default 8080), every service on 127.0.0.1
+  approva serve --service <name>    one service per process: gateway, ${SERVICE_NAMES.join(', ')}
+  approva migrate                   apply pending database migrations and exit
+  approva version                   print the version
+  approva help                      this text
+
+Every setting is an environment variable; see README.md ("Configuration").
+With no settings the platform runs on embedded PGlite in ./data with an in-process cache.`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { service: { type: 'string', short: 's' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const command = values.help ? 'help' : (positionals[0] ?? 'help');
+  if (command === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (command === 'version') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  const settings = loadSettings();
+  const logger = createLogger(settings.logLevel);
+
+  if (command === 'migrate') {
+    const database = await openDatabase({ ...settings.database, logger });
+    try {
+      const applied = await migrate(database, logger);
+      logger.info({ applied }, 'migrations done');
+    } finally {
+      await database.close();
+    }
+    return 0;
+  }
+  if (command !== 'serve') {
+    process.stderr.write(`unknown command "${command}"\n\n${HELP}\n`);
+    return 2;
+  }
+  const service = values.service;
+  if (service !== undefined && service !== 'gateway' && !SERVICE_NAMES.includes(service as ServiceName)) {
+    process.stderr.write(`unknown service "${service}"; one of: gateway, ${SERVICE_NAMES.join(', ')}\n`);
+    return 2;
+  }
+  const running = service
+    ? await startService(service as ServiceName | 'gateway', settings, logger)
+    : await startPlatform(settings, logger);
+  logger.info({ url: running.url, service: service ?? 'all' }, 'listening');
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  return -1; // keep running
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    if (err instanceof ConfigError) {
+      console.error(`approva: refusing to start: ${err.message}`);
+    } else {
+      console.error(`approva: failed to start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    process.exit(1);
+  },
+);

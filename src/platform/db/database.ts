@@ -1,0 +1,125 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+const INT8_OID = 20;
+// Ids are bigint columns; both drivers return them as JSON-safe numbers.
+const parseInt8 = (value: string) => Number(value);
+
+/** The database the platform talks to: real PostgreSQL through `pg`, or PGlite in `DATA_DIR`. */
+export interface DatabaseHandle {
+  readonly kind: 'postgres' | 'pglite';
+  // Each service narrows this with `db.withTables<ItsTables>()`; the kernel knows no tables.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  readonly db: Kysely<{}>;
+  /** Runs `fn` on one dedicated connection (session-level locks, multi-statement scripts). */
+  withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface SqlSession {
+  query<R>(text: string, params?: unknown[]): Promise<R[]>;
+  /** Runs a multi-statement SQL script in one transaction. */
+  runScript(text: string): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; unset means embedded PGlite. */
+  url?: string | undefined;
+  /** PGlite directory, or `memory://` for a throw-away database (tests). Default `./data`. */
+  dataDir: string;
+  poolSize: number;
+  connectRetries: number;
+  connectRetryDelayMs: number;
+  logger: Logger;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir);
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection (a database restart) must not crash the process.
+  pool.on('error', (err) => options.logger.warn({ err }, 'idle database connection failed'));
+  await waitForDatabase(pool, options);
+  return {
+    kind: 'postgres',
+    db: new Kysely({ dialect: new PostgresDialect({ pool }) }),
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async (text, params) => (await client.query(text, params)).rows,
+          async runScript(text) {
+            try {
+              // No parameters: pg uses the simple protocol, which accepts several statements.
+              await client.query(`BEGIN;\n${text}\n;COMMIT;`);
+            } catch (err) {
+              await client.query('ROLLBACK').catch(() => undefined);
+              throw err;
+            }
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function waitForDatabase(pool: pg.Pool, options: DatabaseOptions): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await pool.query('SELECT 1');
+      return;
+    } catch (err) {
+      if (attempt >= options.connectRetries) throw err;
+      options.logger.warn(
+        { attempt: attempt + 1, of: options.connectRetries, err: (err as Error).message },
+        'database not reachable yet, retrying',
+      );
+      await new Promise((r) => setTimeout(r, options.connectRetryDelayMs));
+    }
+  }
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: parseInt8 } });
+  const db = new Kysely<object>({ dialect: new PGliteDialect(pglite) });
+  return {
+    kind: 'pglite',
+    db,
+    withSession(fn) {
+      // Holding Kysely's only connection keeps other work from interleaving with the session.
+      return db.connection().execute(() =>
+        fn({
+          query: async (text, params) => (await pglite.query(text, params)).rows as never[],
+          async runScript(text) {
+            await pglite.exec('BEGIN');
+            try {
+              await pglite.exec(text);
+              await pglite.exec('COMMIT');
+            } catch (err) {
+              await pglite.exec('ROLLBACK');
+              throw err;
+            }
+          },
+        }),
+      );
+    },
+    close: () => db.destroy(),
+  };
+}

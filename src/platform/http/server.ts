@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../metrics/metrics.js';
+import { AppError, ERROR_CODES } from './errors.js';
+import { handleError } from './error-handler.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a client's well-formed `X-Request-Id`, otherwise mints a UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const sent = req.headers['x-request-id'];
+  return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+}
+
+export interface HttpAppOptions {
+  service: string;
+  logger: Logger;
+  /** Serves `/metrics` from this registry when given (METRICS_ENABLED). */
+  metrics?: ServiceMetrics | undefined;
+  trustProxy?: boolean;
+}
+
+export type HttpApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/**
+ * A Fastify app with the platform's conventions: request ids, the envelope for every error
+ * (no stack traces), the 1 MiB body limit, 404 envelope for unknown routes, metrics.
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const app = Fastify({
+    loggerInstance: options.logger.child({ service: options.service }),
+    genReqId: requestIdOf,
+    requestIdLogLabel: 'request_id',
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.trustProxy ?? false,
+    // Client-sent `__proto__` / `constructor.prototype` keys are refused, not silently kept.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  }).withTypeProvider<ZodTypeProvider>() as unknown as HttpApp;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request) => {
+    throw new AppError(ERROR_CODES.NOT_FOUND, `no route for ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const metrics = options.metrics;
+  if (metrics) {
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.httpDuration.observe(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status: String(reply.statusCode),
+        },
+        reply.elapsedTime / 1000,
+      );
+      if (reply.statusCode >= 500) {
+        request.log.warn({ status: reply.statusCode, url: request.url }, 'request completed with error');
+      }
+    });
+    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+      reply.type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+  }
+  return app;
+}

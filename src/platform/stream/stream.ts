@@ -1,0 +1,119 @@
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { DatabaseHandle } from '../db/database.js';
+
+/** Seven days, the login-event retention of the spec. */
+export const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The durable event stream: NATS JetStream when `NATS_URL` is set, a table in the platform
+ * database otherwise. Publishing is idempotent on `msgId` in both.
+ */
+export interface EventStream {
+  readonly kind: 'jetstream' | 'table';
+  /** The subject a platform event name is published on (adds `NATS_SUBJECT_PREFIX`). */
+  subjectOf(event: string): string;
+  publish(event: string, payload: object, msgId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StreamOptions {
+  url?: string | undefined;
+  stream: string;
+  subjectPrefix: string;
+}
+
+export function openStream(options: StreamOptions, database: DatabaseHandle, logger: Logger): EventStream {
+  return options.url ? new JetStreamEventStream(options, logger) : new TableEventStream(database, options);
+}
+
+class TableEventStream implements EventStream {
+  readonly kind = 'table';
+  constructor(
+    private readonly database: DatabaseHandle,
+    private readonly options: StreamOptions,
+  ) {}
+
+  subjectOf(event: string) {
+    return `${this.options.subjectPrefix}${event}`;
+  }
+
+  async publish(event: string, payload: object, msgId: string) {
+    await sql`INSERT INTO stream_messages (subject, msg_id, payload)
+      VALUES (${this.subjectOf(event)}, ${msgId}, ${JSON.stringify(payload)}::jsonb)
+      ON CONFLICT (msg_id) DO NOTHING`.execute(this.database.db);
+  }
+
+  async close() {}
+}
+
+class JetStreamEventStream implements EventStream {
+  readonly kind = 'jetstream';
+  private readonly ready: Promise<{ nc: NatsConnection; js: JetStreamClient }>;
+
+  constructor(
+    private readonly options: StreamOptions,
+    logger: Logger,
+  ) {
+    // Connects in the background and keeps reconnecting: a NATS outage never stops a service.
+    this.ready = (async () => {
+      const nc = await connect({
+        servers: options.url,
+        name: 'approva',
+        waitOnFirstConnect: true,
+        maxReconnectAttempts: -1,
+      });
+      const jsm = await jetstreamManager(nc);
+      const config = {
+        name: options.stream,
+        subjects: [`${options.subjectPrefix}auth.>`],
+        max_age: STREAM_MAX_AGE_MS * 1_000_000,
+      };
+      try {
+        await jsm.streams.info(options.stream);
+        await jsm.streams.update(options.stream, config);
+      } catch {
+        await jsm.streams.add(config);
+      }
+      return { nc, js: jetstream(nc) };
+    })();
+    this.ready.catch((err: Error) => logger.error({ err: err.message }, 'JetStream set-up failed'));
+  }
+
+  subjectOf(event: string) {
+    return `${this.options.subjectPrefix}${event}`;
+  }
+
+  async publish(event: string, payload: object, msgId: string) {
+    const { js } = await this.ready;
+    await js.publish(this.subjectOf(event), JSON.stringify(payload), { msgID: msgId });
+  }
+
+  async close() {
+    const connection = await Promise.race([
+      this.ready.catch(() => undefined),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100).unref()),
+    ]);
+    await connection?.nc.drain().catch(() => undefined);
+  }
+}
+
+/** Publishes without ever blocking or failing the caller: at most `timeoutMs`, errors logged. */
+export function publishBestEffort(
+  stream: EventStream,
+  logger: Logger,
+  event: string,
+  payload: object,
+  msgId: string,
+  timeoutMs = 2000,
+): void {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`publish timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  Promise.race([stream.publish(event, payload, msgId), timeout])
+    .catch((err: Error) => logger.warn({ event, event_id: msgId, err: err.message }, 'event not published'))
+    .finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,41 @@
+import { sql } from 'kysely';
+import { trustGatewayHeaders } from '../../platform/auth/guard.js';
+import { registerReadiness } from '../../platform/http/health.js';
+import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { Kernel } from '../../platform/kernel.js';
+import { createMetrics } from '../../platform/metrics/metrics.js';
+import { createIdentityDirectory } from '../identity/directory.js';
+import type { IdentityTables } from '../identity/identity.tables.js';
+import type { AuthTables } from './auth.tables.js';
+import { registerAuthRoutes } from './auth.routes.js';
+import { AuthService } from './auth.service.js';
+import { createSessionRepo } from './session.repo.js';
+import { AccessTokens } from './tokens.js';
+
+export function buildAuthApp(kernel: Kernel): { app: HttpApp; auth: AuthService } {
+  const { settings, logger, cache, stream } = kernel;
+  const db = kernel.database.db.withTables<AuthTables & IdentityTables>();
+  const app = createHttpApp({
+    service: 'auth',
+    logger,
+    metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
+    trustProxy: true,
+  });
+  trustGatewayHeaders(app, settings.gateway.signingSecret);
+  const auth = new AuthService({
+    sessions: createSessionRepo(db),
+    directory: createIdentityDirectory(db, cache),
+    cache,
+    stream,
+    tokens: new AccessTokens(settings.auth.jwtSecret, settings.auth.accessTokenTtlMs),
+    logger: logger.child({ service: 'auth' }),
+    refreshTtlMs: settings.auth.refreshTokenTtlMs,
+    captchaMode: settings.auth.captcha,
+  });
+  registerReadiness(app, {
+    database: () => sql`SELECT 1`.execute(db),
+    cache: () => cache.ping(),
+  });
+  registerAuthRoutes(app, auth);
+  return { app, auth };
+}

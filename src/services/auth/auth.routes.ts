@@ -1,0 +1,87 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { principalOf } from '../../platform/auth/guard.js';
+import { envelopeOf, ok } from '../../platform/http/envelope.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import {
+  captchaView,
+  changePasswordBody,
+  loginBody,
+  logoutBody,
+  refreshBody,
+  tokenPair,
+  userView,
+} from './auth.schema.js';
+import type { AuthService, RequestContext } from './auth.service.js';
+import { bearerOf } from './tokens.js';
+
+const tags = ['auth'];
+
+function contextOf(request: FastifyRequest): RequestContext {
+  const header = (name: string) => {
+    const v = request.headers[name];
+    return typeof v === 'string' ? v.slice(0, 512) : null;
+  };
+  return {
+    ip: request.ip,
+    userAgent: header('user-agent'),
+    deviceId: header('x-device-id')?.slice(0, 128) ?? null,
+    requestId: request.id,
+  };
+}
+
+export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
+  app.get(
+    '/api/v1/captcha',
+    { schema: { tags, summary: 'A new login captcha (SVG data URL)', response: { 200: envelopeOf(captchaView) } } },
+    async () => ok(await auth.captcha()),
+  );
+
+  app.post(
+    '/api/v1/login',
+    { schema: { tags, summary: 'Sign in with a password', body: loginBody, response: { 200: envelopeOf(tokenPair) } } },
+    async (request) => ok(await auth.login(request.body, contextOf(request))),
+  );
+
+  app.post(
+    '/api/v1/refresh',
+    {
+      schema: { tags, summary: 'Rotate a refresh token', body: refreshBody, response: { 200: envelopeOf(tokenPair) } },
+    },
+    async (request) => ok(await auth.refresh(request.body.refresh_token)),
+  );
+
+  app.post(
+    '/api/v1/logout',
+    { schema: { tags, summary: 'Revoke the current session', body: logoutBody, response: { 200: envelopeOf(z.null()) } } },
+    async (request) => {
+      await auth.logout(principalOf(request));
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/api/v1/me',
+    { schema: { tags, summary: 'The signed-in user', response: { 200: envelopeOf(userView) } } },
+    async (request) => ok(await auth.me(principalOf(request))),
+  );
+
+  app.post(
+    '/api/v1/me/password',
+    {
+      schema: { tags, summary: 'Change the own password', body: changePasswordBody, response: { 200: envelopeOf(z.null()) } },
+    },
+    async (request) => {
+      await auth.changePassword(principalOf(request), request.body.old_password, request.body.new_password);
+      return ok(null);
+    },
+  );
+
+  // Forward-auth for the gateway; not under /api/v1, so the gateway never routes it to clients.
+  app.get('/internal/auth/verify', { schema: { hide: true } }, async (request) => {
+    const method = String(request.headers['x-forwarded-method'] ?? 'GET');
+    const uri = String(request.headers['x-forwarded-uri'] ?? '/');
+    const principal = await auth.verify(bearerOf(request.headers.authorization), method, uri.split('?')[0]!);
+    return ok(principal);
+  });
+}

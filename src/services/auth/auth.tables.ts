@@ -1,0 +1,26 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export type AuthTables = {
+  auth_sessions: {
+    id: Generated<number>;
+    tenant_id: number;
+    user_id: number;
+    ip: string | null;
+    user_agent: string | null;
+    device_id: string | null;
+    created_at: CreatedAt;
+    revoked_at: Date | null;
+    revoked_reason: string | null;
+  };
+  auth_refresh_tokens: {
+    id: Generated<number>;
+    session_id: number;
+    token_hash: string;
+    parent_id: number | null;
+    created_at: CreatedAt;
+    expires_at: Date;
+    consumed_at: Date | null;
+  };
+};

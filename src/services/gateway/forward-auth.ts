@@ -1,0 +1,50 @@
+import type { FastifyRequest } from 'fastify';
+import { Pool } from 'undici';
+import type { Principal } from '../../platform/auth/principal.js';
+import { AppError, ERROR_CODES, type ErrorCode } from '../../platform/http/errors.js';
+
+/** Asks the auth service who the bearer of a request is (forward-auth). */
+export class ForwardAuthClient {
+  private readonly pool: Pool;
+
+  constructor(authUrl: string) {
+    this.pool = new Pool(authUrl, { connections: 64, headersTimeout: 5000, bodyTimeout: 5000 });
+  }
+
+  /** The verified principal; the auth service's 401/403 verdict passes through unchanged. */
+  async verify(request: FastifyRequest): Promise<Principal> {
+    const authorization = request.headers.authorization;
+    if (!authorization) throw new AppError(ERROR_CODES.UNAUTHENTICATED);
+    let response;
+    try {
+      response = await this.pool.request({
+        path: '/internal/auth/verify',
+        method: 'GET',
+        headers: {
+          authorization,
+          'x-forwarded-method': request.method,
+          'x-forwarded-uri': request.url,
+          'x-request-id': request.id,
+        },
+      });
+    } catch (err) {
+      request.log.error({ err: (err as Error).message }, 'forward-auth unreachable');
+      throw new AppError(ERROR_CODES.UNAVAILABLE, 'authentication service unavailable');
+    }
+    const body = (await response.body.json().catch(() => null)) as {
+      code?: number;
+      message?: string;
+      data?: Principal;
+    } | null;
+    if (response.statusCode === 200 && body?.data) return body.data;
+    if ((response.statusCode === 401 || response.statusCode === 403) && body?.code) {
+      throw new AppError(body.code as ErrorCode, body.message);
+    }
+    // Fail closed on anything unexpected.
+    throw new AppError(ERROR_CODES.UNAVAILABLE, 'authentication service unavailable');
+  }
+
+  close() {
+    return this.pool.close();
+  }
+}

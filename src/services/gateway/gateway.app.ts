@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import httpProxy from '@fastify/http-proxy';
+import type { FastifyRequest } from 'fastify';
+import { request as undiciRequest } from 'undici';
+import type { Settings } from '../../config/settings.js';
+import { signedAuthHeaders, stripAuthHeaders } from '../../platform/auth/principal.js';
+import type { Cache } from '../../platform/cache/cache.js';
+import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
+import type { Logger } from 'pino';
+import { ForwardAuthClient } from './forward-auth.js';
+import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
+
+const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
+const READINESS_TIMEOUT_MS = 3000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed `X-Auth-*` headers forward-auth produced for this request. */
+    gatewayAuthHeaders: Record<string, string> | null;
+  }
+}
+
+export interface GatewayOptions {
+  settings: Settings;
+  logger: Logger;
+  cache: Cache;
+  /** Base URL of each running service, by name. */
+  upstreams: Partial<Record<GatewayRoute['service'], string>>;
+  metrics?: ServiceMetrics | undefined;
+}
+
+export async function buildGatewayApp(options: GatewayOptions): Promise<{ app: HttpApp; close(): Promise<void> }> {
+  const { settings, cache, upstreams } = options;
+  const app = createHttpApp({
+    service: 'gateway',
+    logger: options.logger,
+    // Recorded here, served on the internal metrics listener: the gateway does not route /metrics.
+    trustProxy: settings.gateway.trustProxy,
+  });
+  if (!upstreams.auth) throw new Error('the gateway needs the auth service (AUTH_SERVICE_URL)');
+  const forwardAuth = new ForwardAuthClient(upstreams.auth);
+  const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
+
+  app.decorateRequest('gatewayAuthHeaders', null);
+  const rateLimited = options.metrics?.counter('gateway_rate_limited_total', 'Requests refused by the rate limiter');
+  app.addHook('onRequest', async (request, reply) => {
+    // Identity headers come only from forward-auth: whatever the client sent is dropped first.
+    stripAuthHeaders(request.headers);
+    const bucket = await cache.takeToken(`gw:rate:${request.ip}`, settings.gateway.rateAverage, settings.gateway.rateBurst);
+    if (!bucket.allowed) {
+      rateLimited?.inc();
+      reply.header('retry-after', String(Math.max(1, Math.ceil(bucket.retryAfterMs / 1000))));
+      throw new AppError(ERROR_CODES.RATE_LIMITED);
+    }
+  });
+  const metrics = options.metrics;
+  if (metrics) {
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.httpDuration.observe(
+        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
+  }
+
+  // /metrics is never routed to clients; an explicit 404 keeps a future catch-all from exposing it.
+  app.all('/metrics', { schema: { hide: true } }, async () => {
+    throw new AppError(ERROR_CODES.NOT_FOUND);
+  });
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+    if (!openapi) throw new AppError(ERROR_CODES.NOT_FOUND, 'OpenAPI document not built');
+    return reply.type('application/json').send(openapi);
+  });
+
+  app.get('/api/v1/health/ready', { schema: { hide: true } }, async (_request, reply) => {
+    const entries = await Promise.all(
+      Object.entries(upstreams).map(async ([name, url]) => [name, await probe(`${url}/health/ready`)] as const),
+    );
+    const services = Object.fromEntries(entries);
+    const ready = entries.every(([, result]) => result.status === 'ready');
+    const data = { status: ready ? 'ready' : 'degraded', services };
+    if (!ready) return reply.status(503).send({ code: ERROR_CODES.UNAVAILABLE, message: 'not ready', data });
+    return { code: 200, message: 'success', data };
+  });
+
+  for (const route of GATEWAY_ROUTES) {
+    const upstream = upstreams[route.service];
+    if (!upstream) continue;
+    await app.register(httpProxy, {
+      upstream,
+      prefix: route.prefix,
+      // Per-request proxy chatter stays out of the info log.
+      logLevel: 'warn',
+      rewritePrefix: route.rewritePrefix ?? route.prefix,
+      preHandler: async (request: FastifyRequest) => {
+        if (route.isPublic?.(request.url)) return;
+        const principal = await forwardAuth.verify(request);
+        request.gatewayAuthHeaders = signedAuthHeaders(principal, request.id, settings.gateway.signingSecret);
+      },
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => ({
+          ...headers,
+          'x-request-id': request.id,
+          // The services see the client address the gateway established, never a client's claim.
+          'x-forwarded-for': request.ip,
+          ...request.gatewayAuthHeaders,
+        }),
+      },
+    });
+  }
+
+  return {
+    app,
+    async close() {
+      await app.close();
+      await forwardAuth.close();
+    },
+  };
+}
+
+async function probe(url: string): Promise<{ status: 'ready' | 'down'; latency_ms: number }> {
+  const started = performance.now();
+  try {
+    const response = await undiciRequest(url, {
+      headersTimeout: READINESS_TIMEOUT_MS,
+      bodyTimeout: READINESS_TIMEOUT_MS,
+    });
+    await response.body.dump();
+    return {
+      status: response.statusCode === 200 ? 'ready' : 'down',
+      latency_ms: Math.round(performance.now() - started),
+    };
+  } catch {
+    return { status: 'down', latency_ms: Math.round(performance.now() - started) };
+  }
+}

@@ -1,0 +1,42 @@
+import type { ServiceName } from '../../config/settings.js';
+
+/** One path prefix the gateway proxies, the service behind it, and whether it skips forward-auth. */
+export interface GatewayRoute {
+  prefix: string;
+  service: ServiceName | 'bpm' | 'audit';
+  /** Path on the service, when it differs (the bare-path aliases of API.md). */
+  rewritePrefix?: string;
+  /** Skips forward-auth: sign-in itself, public protocol endpoints, BPM (validates its own JWTs). */
+  isPublic?: (path: string) => boolean;
+}
+
+const always = () => true;
+// The OAuth2 protocol endpoints are public; client management under it is not.
+const oauthProtocol = (path: string) => !/^\/(api\/v1\/)?oauth2\/clients(\/|$|\?)/.test(path);
+
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
+  { prefix: '/api/v1/captcha', service: 'auth', isPublic: always },
+  { prefix: '/api/v1/login', service: 'auth', isPublic: always },
+  { prefix: '/api/v1/refresh', service: 'auth', isPublic: always },
+  { prefix: '/api/v1/password', service: 'auth', isPublic: always },
+  { prefix: '/api/v1/oauth2', service: 'auth', isPublic: oauthProtocol },
+  { prefix: '/api/v1/logout', service: 'auth' },
+  { prefix: '/api/v1/me', service: 'auth' },
+  { prefix: '/api/v1/users', service: 'identity' },
+  { prefix: '/api/v1/roles', service: 'identity' },
+  { prefix: '/api/v1/departments', service: 'identity' },
+  { prefix: '/api/v1/tenants', service: 'identity' },
+  { prefix: '/api/v1/bpm', service: 'bpm', isPublic: always },
+  { prefix: '/api/v1/operation-logs', service: 'audit' },
+  { prefix: '/api/v1/login-logs', service: 'audit' },
+  { prefix: '/api/v1/logs', service: 'audit' },
+  // Bare-path aliases of the /api/v1 paths (API.md).
+  { prefix: '/password', service: 'auth', rewritePrefix: '/api/v1/password', isPublic: always },
+  { prefix: '/oauth2', service: 'auth', rewritePrefix: '/api/v1/oauth2', isPublic: oauthProtocol },
+  {
+    prefix: '/.well-known/openid-configuration',
+    service: 'auth',
+    rewritePrefix: '/api/v1/oauth2/.well-known/openid-configuration',
+    isPublic: always,
+  },
+];

@@ -1,0 +1,53 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export type IdentityTables = {
+  iam_tenants: {
+    id: Generated<number>;
+    code: string;
+    name: string;
+    status: 'active' | 'disabled';
+    storage_quota_mb: number;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  iam_departments: {
+    id: Generated<number>;
+    tenant_id: number;
+    name: string;
+    parent_id: number | null;
+    leader_id: number | null;
+    sort: number;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  iam_users: {
+    id: Generated<number>;
+    tenant_id: number;
+    username: string;
+    password_hash: string;
+    nickname: string;
+    email: string | null;
+    dept_id: number | null;
+    status: 'active' | 'disabled';
+    is_platform_admin: boolean;
+    must_change_password: boolean;
+    password_changed_at: Date | null;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  iam_roles: {
+    id: Generated<number>;
+    tenant_id: number;
+    code: string;
+    name: string;
+    permissions: ColumnType<string[], string, string>;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  iam_user_roles: {
+    user_id: number;
+    role_id: number;
+  };
+};

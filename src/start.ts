@@ -1,0 +1,159 @@
+import Fastify from 'fastify';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import type { ServiceName, Settings } from './config/settings.js';
+import type { HttpApp } from './platform/http/server.js';
+import { openCache } from './platform/cache/cache.js';
+import { openKernel, type Kernel } from './platform/kernel.js';
+import { createMetrics } from './platform/metrics/metrics.js';
+import { buildAuthApp } from './services/auth/auth.app.js';
+import { buildGatewayApp } from './services/gateway/gateway.app.js';
+import { buildIdentityApp } from './services/identity/identity.app.js';
+import type { IdentityTables } from './services/identity/identity.tables.js';
+import { seedIdentity } from './services/identity/seed.js';
+
+/** Default port of each service in one-service-per-process mode. */
+export const SERVICE_PORTS: Record<ServiceName, number> = { auth: 8101, identity: 8102 };
+
+export interface RunningPlatform {
+  /** The gateway's base URL. */
+  url: string;
+  serviceUrls: Record<ServiceName, string>;
+  /** The internal metrics listener (METRICS_PORT), when metrics are on. */
+  metricsUrl: string | undefined;
+  kernel: Kernel;
+  close(): Promise<void>;
+}
+
+function buildService(name: ServiceName, kernel: Kernel): HttpApp {
+  switch (name) {
+    case 'auth':
+      return buildAuthApp(kernel).app;
+    case 'identity':
+      return buildIdentityApp(kernel).app;
+  }
+}
+
+async function listen(app: HttpApp, host: string, port: number): Promise<string> {
+  await app.listen({ host, port });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${shownHost}:${address.port}`;
+}
+
+async function openKernelReady(settings: Settings, logger: Logger): Promise<Kernel> {
+  const kernel = await openKernel(settings, logger);
+  try {
+    await seedIdentity(
+      kernel.database.db.withTables<IdentityTables>(),
+      { production: settings.production, adminInitialPassword: settings.auth.adminInitialPassword },
+      logger,
+    );
+  } catch (err) {
+    await kernel.close();
+    throw err;
+  }
+  return kernel;
+}
+
+/** The internal metrics listener: every registry of this process on 127.0.0.1:METRICS_PORT. */
+async function startMetricsListener(registries: Registry[], port: number) {
+  const server = Fastify();
+  server.get('/metrics', async (_request, reply) => {
+    const merged = Registry.merge(registries);
+    reply.type(merged.contentType);
+    return merged.metrics();
+  });
+  const url = await listen(server as unknown as HttpApp, '127.0.0.1', port);
+  return { url, close: () => server.close() };
+}
+
+/**
+ * All-in-one mode: one process, one kernel; every service on 127.0.0.1 (ephemeral ports unless
+ * SERVICE_PORT-style URLs are set) and the gateway on HOST:PORT.
+ */
+export async function startPlatform(settings: Settings, logger: Logger): Promise<RunningPlatform> {
+  const kernel = await openKernelReady(settings, logger);
+  const apps = new Map<ServiceName, HttpApp>();
+  const serviceUrls = {} as Record<ServiceName, string>;
+  const closers: Array<() => Promise<unknown>> = [];
+  try {
+    for (const name of ['auth', 'identity'] as const) {
+      const app = buildService(name, kernel);
+      apps.set(name, app);
+      closers.push(() => app.close());
+      serviceUrls[name] = await listen(app, settings.http.serviceHost, 0);
+    }
+    const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
+    const gateway = await buildGatewayApp({
+      settings,
+      logger,
+      cache: kernel.cache,
+      upstreams: serviceUrls,
+      metrics: gatewayMetrics,
+    });
+    closers.unshift(() => gateway.close());
+    const url = await listen(gateway.app, settings.http.host, settings.http.port);
+    let metricsUrl: string | undefined;
+    if (gatewayMetrics) {
+      const listener = await startMetricsListener([gatewayMetrics.registry], settings.metrics.port);
+      closers.push(listener.close);
+      metricsUrl = listener.url;
+    }
+    logger.info({ url, services: serviceUrls, database: kernel.database.kind, cache: kernel.cache.kind, stream: kernel.stream.kind }, 'platform started');
+    return {
+      url,
+      serviceUrls,
+      metricsUrl,
+      kernel,
+      async close() {
+        for (const close of closers) await close().catch(() => undefined);
+        await kernel.close();
+      },
+    };
+  } catch (err) {
+    for (const close of closers) await close().catch(() => undefined);
+    await kernel.close();
+    throw err;
+  }
+}
+
+/** One service per process (production): `serve --service <name>`. */
+export async function startService(
+  name: ServiceName | 'gateway',
+  settings: Settings,
+  logger: Logger,
+): Promise<{ url: string; close(): Promise<void> }> {
+  if (name === 'gateway') {
+    const cache = openCache(settings.redis, logger);
+    const upstreams = Object.fromEntries(
+      Object.entries(settings.serviceUrls).filter(([, url]) => url !== undefined),
+    ) as Record<ServiceName, string>;
+    const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
+    const gateway = await buildGatewayApp({ settings, logger, cache, upstreams, metrics: gatewayMetrics });
+    const url = await listen(gateway.app, settings.http.host, settings.http.port);
+    const listener = gatewayMetrics ? await startMetricsListener([gatewayMetrics.registry], settings.metrics.port) : undefined;
+    return {
+      url,
+      async close() {
+        await gateway.close();
+        await listener?.close();
+        await cache.close();
+      },
+    };
+  }
+  if (!settings.database.url) {
+    throw new Error('one-service-per-process mode needs DATABASE_URL: the embedded database belongs to one process');
+  }
+  const kernel = await openKernelReady(settings, logger);
+  const app = buildService(name, kernel);
+  const url = await listen(app, settings.http.serviceHost, settings.http.servicePort || SERVICE_PORTS[name]);
+  return {
+    url,
+    async close() {
+      await app.close();
+      await kernel.close();
+    },
+  };
+}
