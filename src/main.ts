@@ -20,7 +20,9 @@ Every setting is an environment variable; see README.md ("Configuration").
 With no settings the platform runs on embedded PGlite in ./data with an in-process cache.`;
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 
@@ -57,8 +59,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const service = values.service;
-  if (service !== undefined && service !== 'gateway' && !SERVICE_NAMES.includes(service as ServiceName)) {
-    process.stderr.write(`unknown service "${service}"; one of: gateway, ${SERVICE_NAMES.join(', ')}\n`);
+  if (
+    service !== undefined &&
+    service !== 'gateway' &&
+    !SERVICE_NAMES.includes(service as ServiceName)
+  ) {
+    process.stderr.write(
+      `unknown service "${service}"; one of: gateway, ${SERVICE_NAMES.join(', ')}\n`,
+    );
     return 2;
   }
   const running = service
@@ -86,7 +94,9 @@ main(process.argv.slice(2)).then(
     if (err instanceof ConfigError) {
       console.error(`approva: refusing to start: ${err.message}`);
     } else {
-      console.error(`approva: failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(
+        `approva: failed to start: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     process.exit(1);
   },

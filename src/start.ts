@@ -101,7 +101,16 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
       closers.push(listener.close);
       metricsUrl = listener.url;
     }
-    logger.info({ url, services: serviceUrls, database: kernel.database.kind, cache: kernel.cache.kind, stream: kernel.stream.kind }, 'platform started');
+    logger.info(
+      {
+        url,
+        services: serviceUrls,
+        database: kernel.database.kind,
+        cache: kernel.cache.kind,
+        stream: kernel.stream.kind,
+      },
+      'platform started',
+    );
     return {
       url,
       serviceUrls,
@@ -131,9 +140,17 @@ export async function startService(
       Object.entries(settings.serviceUrls).filter(([, url]) => url !== undefined),
     ) as Record<ServiceName, string>;
     const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
-    const gateway = await buildGatewayApp({ settings, logger, cache, upstreams, metrics: gatewayMetrics });
+    const gateway = await buildGatewayApp({
+      settings,
+      logger,
+      cache,
+      upstreams,
+      metrics: gatewayMetrics,
+    });
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
-    const listener = gatewayMetrics ? await startMetricsListener([gatewayMetrics.registry], settings.metrics.port) : undefined;
+    const listener = gatewayMetrics
+      ? await startMetricsListener([gatewayMetrics.registry], settings.metrics.port)
+      : undefined;
     return {
       url,
       async close() {
@@ -144,11 +161,17 @@ export async function startService(
     };
   }
   if (!settings.database.url) {
-    throw new Error('one-service-per-process mode needs DATABASE_URL: the embedded database belongs to one process');
+    throw new Error(
+      'one-service-per-process mode needs DATABASE_URL: the embedded database belongs to one process',
+    );
   }
   const kernel = await openKernelReady(settings, logger);
   const app = buildService(name, kernel);
-  const url = await listen(app, settings.http.serviceHost, settings.http.servicePort || SERVICE_PORTS[name]);
+  const url = await listen(
+    app,
+    settings.http.serviceHost,
+    settings.http.servicePort || SERVICE_PORTS[name],
+  );
   return {
     url,
     async close() {

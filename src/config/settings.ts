@@ -185,7 +185,9 @@ function productionProblems(env: Env, settings: Settings): string[] {
     problems.push('GATEWAY_SIGNING_SECRET must not be a placeholder');
   }
   if (!env.DATABASE_URL) {
-    problems.push('DATABASE_URL is required in production (the embedded database is for development)');
+    problems.push(
+      'DATABASE_URL is required in production (the embedded database is for development)',
+    );
   } else if (!settings.database.password || isWeakSecret(settings.database.password)) {
     problems.push('DB_PASSWORD (or the DATABASE_URL password) must be set and not a weak value');
   }
@@ -199,7 +201,9 @@ function productionProblems(env: Env, settings: Settings): string[] {
     for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
       const value = env[name];
       if (!value || isPlaceholderSecret(value)) {
-        problems.push(`${name} must be set and not a placeholder when UPLOAD_STORAGE_TYPE is ${env.UPLOAD_STORAGE_TYPE}`);
+        problems.push(
+          `${name} must be set and not a placeholder when UPLOAD_STORAGE_TYPE is ${env.UPLOAD_STORAGE_TYPE}`,
+        );
       }
     }
   }

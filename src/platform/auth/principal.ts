@@ -56,7 +56,9 @@ export function stripAuthHeaders(headers: IncomingHttpHeaders): void {
 }
 
 function sign(secret: string, requestId: string, values: string[]): string {
-  return createHmac('sha256', secret).update(`${requestId}\n${values.join('\n')}`).digest('hex');
+  return createHmac('sha256', secret)
+    .update(`${requestId}\n${values.join('\n')}`)
+    .digest('hex');
 }
 
 function valuesOf(p: Principal, timestamp: string): string[] {
@@ -131,7 +133,8 @@ export function principalFromHeaders(
     HEADER.timestamp,
   ].map((h) => one(headers, h));
   const signature = one(headers, HEADER.signature);
-  if (raw.some((v) => v === undefined) || !signature || !/^[0-9a-f]{64}$/.test(signature)) throw refuse();
+  if (raw.some((v) => v === undefined) || !signature || !/^[0-9a-f]{64}$/.test(signature))
+    throw refuse();
   const values = raw as string[];
   const expected = Buffer.from(sign(secret, requestId, values), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw refuse();

@@ -28,7 +28,9 @@ export function openCache(
   logger: Logger,
 ): Cache {
   if (options.url) return new RedisCache(options.url, options.password, options.keyPrefix, logger);
-  logger.warn('REDIS_URL is not set: cache and rate limits live in process memory (single node only)');
+  logger.warn(
+    'REDIS_URL is not set: cache and rate limits live in process memory (single node only)',
+  );
   return new MemoryCache();
 }
 
@@ -61,7 +63,8 @@ export class MemoryCache implements Cache {
     const now = this.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
     // A bucket idle long enough to be full again carries no state.
-    for (const [key, bucket] of this.buckets) if (now - bucket.at > 60_000) this.buckets.delete(key);
+    for (const [key, bucket] of this.buckets)
+      if (now - bucket.at > 60_000) this.buckets.delete(key);
   }
 
   async get(key: string) {
@@ -85,7 +88,10 @@ export class MemoryCache implements Cache {
   async increment(key: string, windowMs: number) {
     const entry = this.live(key);
     const next = entry ? Number(entry.value) + 1 : 1;
-    this.entries.set(key, { value: String(next), expiresAt: entry?.expiresAt ?? this.now() + windowMs });
+    this.entries.set(key, {
+      value: String(next),
+      expiresAt: entry?.expiresAt ?? this.now() + windowMs,
+    });
     return next;
   }
 
@@ -109,7 +115,10 @@ export function takeFromBucket(
   now: number,
 ): BucketResult {
   const bucket = buckets.get(key) ?? { tokens: burst, at: now };
-  const tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) * ratePerSecond) / 1000);
+  const tokens = Math.min(
+    burst,
+    bucket.tokens + (Math.max(0, now - bucket.at) * ratePerSecond) / 1000,
+  );
   if (tokens >= 1) {
     buckets.set(key, { tokens: tokens - 1, at: now });
     return { allowed: true, retryAfterMs: 0 };

@@ -47,7 +47,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === INT8_OID
+          ? parseInt8
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client losing its connection (a database restart) must not crash the process.

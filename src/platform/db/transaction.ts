@@ -26,5 +26,9 @@ export async function inTransaction<DB, T>(
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string; message?: string };
   if (e?.code !== '23505') return false;
-  return constraint === undefined || e.constraint === constraint || (e.message ?? '').includes(constraint);
+  return (
+    constraint === undefined ||
+    e.constraint === constraint ||
+    (e.message ?? '').includes(constraint)
+  );
 }

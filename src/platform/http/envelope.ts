@@ -37,7 +37,10 @@ export interface Page {
 }
 
 /** `page` defaults to 1, `page_size` to 10 and is clamped at 100; anything not a positive integer is a 400. */
-export function parsePage(query: { page?: string | undefined; page_size?: string | undefined }): Page {
+export function parsePage(query: {
+  page?: string | undefined;
+  page_size?: string | undefined;
+}): Page {
   const read = (name: 'page' | 'page_size', fallback: number) => {
     const raw = query[name];
     if (raw === undefined || raw === '') return fallback;

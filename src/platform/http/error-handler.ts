@@ -14,7 +14,9 @@ function ruleOf(issue: ZodLikeIssue): FieldProblem['rule'] {
     case 'invalid_type':
       return /received undefined/.test(issue.message) ? 'required' : 'type';
     case 'too_big':
-      return issue.params.origin === 'number' || issue.params.origin === 'int' ? 'range' : 'max_length';
+      return issue.params.origin === 'number' || issue.params.origin === 'int'
+        ? 'range'
+        : 'max_length';
     case 'too_small':
       if (issue.params.origin === 'number' || issue.params.origin === 'int') return 'range';
       return issue.params.minimum === 1 ? 'required' : 'format';
@@ -58,7 +60,10 @@ export function toAppError(error: FastifyError): AppError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError(ERROR_CODES.BAD_REQUEST, 'unsupported request body');
   }
-  if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code?.startsWith('FST_ERR_RESPONSE'))) {
+  if (
+    error instanceof SyntaxError ||
+    (error.statusCode === 400 && !error.code?.startsWith('FST_ERR_RESPONSE'))
+  ) {
     return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed request');
   }
   if (error.statusCode === 413) return new AppError(ERROR_CODES.BODY_TOO_LARGE);

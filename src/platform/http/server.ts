@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawServerDefault,
+} from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -57,7 +61,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
-    throw new AppError(ERROR_CODES.NOT_FOUND, `no route for ${request.method} ${request.url.split('?')[0]}`);
+    throw new AppError(
+      ERROR_CODES.NOT_FOUND,
+      `no route for ${request.method} ${request.url.split('?')[0]}`,
+    );
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -76,7 +83,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         reply.elapsedTime / 1000,
       );
       if (reply.statusCode >= 500) {
-        request.log.warn({ status: reply.statusCode, url: request.url }, 'request completed with error');
+        request.log.warn(
+          { status: reply.statusCode, url: request.url },
+          'request completed with error',
+        );
       }
     });
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

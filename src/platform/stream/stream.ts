@@ -25,8 +25,14 @@ export interface StreamOptions {
   subjectPrefix: string;
 }
 
-export function openStream(options: StreamOptions, database: DatabaseHandle, logger: Logger): EventStream {
-  return options.url ? new JetStreamEventStream(options, logger) : new TableEventStream(database, options);
+export function openStream(
+  options: StreamOptions,
+  database: DatabaseHandle,
+  logger: Logger,
+): EventStream {
+  return options.url
+    ? new JetStreamEventStream(options, logger)
+    : new TableEventStream(database, options);
 }
 
 class TableEventStream implements EventStream {
@@ -111,9 +117,14 @@ export function publishBestEffort(
 ): void {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`publish timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`publish timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   Promise.race([stream.publish(event, payload, msgId), timeout])
-    .catch((err: Error) => logger.warn({ event, event_id: msgId, err: err.message }, 'event not published'))
+    .catch((err: Error) =>
+      logger.warn({ event, event_id: msgId, err: err.message }, 'event not published'),
+    )
     .finally(() => clearTimeout(timer));
 }

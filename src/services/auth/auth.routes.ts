@@ -33,27 +33,52 @@ function contextOf(request: FastifyRequest): RequestContext {
 export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
   app.get(
     '/api/v1/captcha',
-    { schema: { tags, summary: 'A new login captcha (SVG data URL)', response: { 200: envelopeOf(captchaView) } } },
+    {
+      schema: {
+        tags,
+        summary: 'A new login captcha (SVG data URL)',
+        response: { 200: envelopeOf(captchaView) },
+      },
+    },
     async () => ok(await auth.captcha()),
   );
 
   app.post(
     '/api/v1/login',
-    { schema: { tags, summary: 'Sign in with a password', body: loginBody, response: { 200: envelopeOf(tokenPair) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Sign in with a password',
+        body: loginBody,
+        response: { 200: envelopeOf(tokenPair) },
+      },
+    },
     async (request) => ok(await auth.login(request.body, contextOf(request))),
   );
 
   app.post(
     '/api/v1/refresh',
     {
-      schema: { tags, summary: 'Rotate a refresh token', body: refreshBody, response: { 200: envelopeOf(tokenPair) } },
+      schema: {
+        tags,
+        summary: 'Rotate a refresh token',
+        body: refreshBody,
+        response: { 200: envelopeOf(tokenPair) },
+      },
     },
     async (request) => ok(await auth.refresh(request.body.refresh_token)),
   );
 
   app.post(
     '/api/v1/logout',
-    { schema: { tags, summary: 'Revoke the current session', body: logoutBody, response: { 200: envelopeOf(z.null()) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Revoke the current session',
+        body: logoutBody,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
     async (request) => {
       await auth.logout(principalOf(request));
       return ok(null);
@@ -69,10 +94,19 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
   app.post(
     '/api/v1/me/password',
     {
-      schema: { tags, summary: 'Change the own password', body: changePasswordBody, response: { 200: envelopeOf(z.null()) } },
+      schema: {
+        tags,
+        summary: 'Change the own password',
+        body: changePasswordBody,
+        response: { 200: envelopeOf(z.null()) },
+      },
     },
     async (request) => {
-      await auth.changePassword(principalOf(request), request.body.old_password, request.body.new_password);
+      await auth.changePassword(
+        principalOf(request),
+        request.body.old_password,
+        request.body.new_password,
+      );
       return ok(null);
     },
   );
@@ -81,7 +115,11 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
   app.get('/internal/auth/verify', { schema: { hide: true } }, async (request) => {
     const method = String(request.headers['x-forwarded-method'] ?? 'GET');
     const uri = String(request.headers['x-forwarded-uri'] ?? '/');
-    const principal = await auth.verify(bearerOf(request.headers.authorization), method, uri.split('?')[0]!);
+    const principal = await auth.verify(
+      bearerOf(request.headers.authorization),
+      method,
+      uri.split('?')[0]!,
+    );
     return ok(principal);
   });
 }

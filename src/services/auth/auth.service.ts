@@ -120,7 +120,8 @@ export class AuthService {
     };
 
     const tenant = await this.o.directory.findTenant(tenantCode);
-    const credentials = tenant && (await this.o.directory.findCredentials(tenant.id, input.username));
+    const credentials =
+      tenant && (await this.o.directory.findCredentials(tenant.id, input.username));
     if (!tenant || !credentials) {
       await burnPasswordCheck(input.password);
       throw await fail(tenant ? 'unknown_user' : 'unknown_tenant', tenant?.id ?? null, null);
@@ -130,7 +131,12 @@ export class AuthService {
     }
     if (tenant.status !== 'active' || credentials.status !== 'active') {
       const reason = tenant.status !== 'active' ? 'tenant_disabled' : 'user_disabled';
-      this.publishLogin(false, reason, { tenantId: tenant.id, userId: credentials.id, username: input.username }, ctx);
+      this.publishLogin(
+        false,
+        reason,
+        { tenantId: tenant.id, userId: credentials.id, username: input.username },
+        ctx,
+      );
       throw new AppError(ERROR_CODES.FORBIDDEN, 'account disabled');
     }
     await this.o.cache.del(...failureKeys);
@@ -144,7 +150,12 @@ export class AuthService {
       device_id: ctx.deviceId,
     });
     const pair = await this.issueTokens(user, sessionId, null);
-    this.publishLogin(true, null, { tenantId: user.tenant_id, userId: user.id, username: user.username }, ctx);
+    this.publishLogin(
+      true,
+      null,
+      { tenantId: user.tenant_id, userId: user.id, username: user.username },
+      ctx,
+    );
     return pair;
   }
 
@@ -186,12 +197,20 @@ export class AuthService {
     const consumed = await this.o.sessions.consumeRefreshToken(hash);
     if (!consumed) {
       const known = await this.o.sessions.findRefreshToken(hash);
-      if (known && !known.revoked && known.consumed_at === null && known.expires_at.getTime() <= this.now()) {
+      if (
+        known &&
+        !known.revoked &&
+        known.consumed_at === null &&
+        known.expires_at.getTime() <= this.now()
+      ) {
         throw new AppError(ERROR_CODES.TOKEN_EXPIRED, 'refresh token expired');
       }
       if (known?.consumed_at && this.now() - known.consumed_at.getTime() > REFRESH_REUSE_GRACE_MS) {
         await this.revoke(known.session_id, 'refresh_token_reuse');
-        this.o.logger.warn({ session_id: known.session_id }, 'refresh token reused: session family revoked');
+        this.o.logger.warn(
+          { session_id: known.session_id },
+          'refresh token reused: session family revoked',
+        );
       }
       throw new AppError(ERROR_CODES.REFRESH_REVOKED);
     }
@@ -218,7 +237,11 @@ export class AuthService {
     if (cached !== null) return cached === String(userId);
     const owner = await this.o.sessions.sessionOwner(sessionId);
     const active = owner !== undefined && !owner.revoked && owner.user_id === userId;
-    await this.o.cache.set(sessionKey(sessionId), active ? String(userId) : '0', SESSION_CACHE_TTL_MS);
+    await this.o.cache.set(
+      sessionKey(sessionId),
+      active ? String(userId) : '0',
+      SESSION_CACHE_TTL_MS,
+    );
     return active;
   }
 
@@ -259,16 +282,28 @@ export class AuthService {
   async changePassword(principal: Principal, oldPassword: string, newPassword: string) {
     const current = await this.o.directory.passwordHashOf(principal.userId);
     if (!current || !(await verifyPassword(current, oldPassword))) {
-      throw AppError.validation([{ field: 'old_password', rule: 'format', message: 'old password is wrong' }]);
+      throw AppError.validation([
+        { field: 'old_password', rule: 'format', message: 'old password is wrong' },
+      ]);
     }
     if (newPassword === oldPassword || isWeakSecret(newPassword)) {
       throw AppError.validation([
-        { field: 'new_password', rule: 'format', message: 'choose a new password that is not weak or reused' },
+        {
+          field: 'new_password',
+          rule: 'format',
+          message: 'choose a new password that is not weak or reused',
+        },
       ]);
     }
     await this.o.directory.setPassword(principal.userId, await hashPassword(newPassword));
-    const revoked = await this.o.sessions.revokeUserSessions(principal.userId, 'password_changed', principal.sessionId);
-    await Promise.all(revoked.map((id) => this.o.cache.set(sessionKey(id), '0', SESSION_CACHE_TTL_MS)));
+    const revoked = await this.o.sessions.revokeUserSessions(
+      principal.userId,
+      'password_changed',
+      principal.sessionId,
+    );
+    await Promise.all(
+      revoked.map((id) => this.o.cache.set(sessionKey(id), '0', SESSION_CACHE_TTL_MS)),
+    );
   }
 
   private publishLogin(

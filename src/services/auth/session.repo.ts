@@ -16,7 +16,12 @@ export interface ConsumedToken {
 
 export interface SessionRepo {
   createSession(session: NewSession): Promise<number>;
-  insertRefreshToken(sessionId: number, hash: string, expiresAt: Date, parentId: number | null): Promise<void>;
+  insertRefreshToken(
+    sessionId: number,
+    hash: string,
+    expiresAt: Date,
+    parentId: number | null,
+  ): Promise<void>;
   /**
    * The one conditional UPDATE that wins a refresh: of concurrent calls with one token, exactly
    * one finds `consumed_at IS NULL` and sets it.
@@ -24,8 +29,12 @@ export interface SessionRepo {
   consumeRefreshToken(hash: string): Promise<ConsumedToken | undefined>;
   findRefreshToken(
     hash: string,
-  ): Promise<{ session_id: number; consumed_at: Date | null; expires_at: Date; revoked: boolean } | undefined>;
-  sessionOwner(sessionId: number): Promise<{ user_id: number; tenant_id: number; revoked: boolean } | undefined>;
+  ): Promise<
+    { session_id: number; consumed_at: Date | null; expires_at: Date; revoked: boolean } | undefined
+  >;
+  sessionOwner(
+    sessionId: number,
+  ): Promise<{ user_id: number; tenant_id: number; revoked: boolean } | undefined>;
   revokeSession(sessionId: number, reason: string): Promise<void>;
   revokeUserSessions(userId: number, reason: string, exceptSessionId?: number): Promise<number[]>;
 }
@@ -33,14 +42,23 @@ export interface SessionRepo {
 export function createSessionRepo(db: Kysely<AuthTables>): SessionRepo {
   return {
     async createSession(session) {
-      const row = await db.insertInto('auth_sessions').values(session).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('auth_sessions')
+        .values(session)
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return row.id;
     },
 
     async insertRefreshToken(sessionId, hash, expiresAt, parentId) {
       await db
         .insertInto('auth_refresh_tokens')
-        .values({ session_id: sessionId, token_hash: hash, expires_at: expiresAt, parent_id: parentId })
+        .values({
+          session_id: sessionId,
+          token_hash: hash,
+          expires_at: expiresAt,
+          parent_id: parentId,
+        })
         .execute();
     },
 

@@ -49,7 +49,11 @@ export class AccessTokens {
       const userId = Number(payload.sub);
       const tenantId = payload.tid;
       const sessionId = payload.sid;
-      if (!Number.isSafeInteger(userId) || typeof tenantId !== 'number' || typeof sessionId !== 'number') {
+      if (
+        !Number.isSafeInteger(userId) ||
+        typeof tenantId !== 'number' ||
+        typeof sessionId !== 'number'
+      ) {
         throw new AppError(ERROR_CODES.UNAUTHENTICATED, 'invalid token');
       }
       return { userId, tenantId, sessionId };

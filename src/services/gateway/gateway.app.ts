@@ -32,7 +32,9 @@ export interface GatewayOptions {
   metrics?: ServiceMetrics | undefined;
 }
 
-export async function buildGatewayApp(options: GatewayOptions): Promise<{ app: HttpApp; close(): Promise<void> }> {
+export async function buildGatewayApp(
+  options: GatewayOptions,
+): Promise<{ app: HttpApp; close(): Promise<void> }> {
   const { settings, cache, upstreams } = options;
   const app = createHttpApp({
     service: 'gateway',
@@ -45,11 +47,18 @@ export async function buildGatewayApp(options: GatewayOptions): Promise<{ app: H
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
-  const rateLimited = options.metrics?.counter('gateway_rate_limited_total', 'Requests refused by the rate limiter');
+  const rateLimited = options.metrics?.counter(
+    'gateway_rate_limited_total',
+    'Requests refused by the rate limiter',
+  );
   app.addHook('onRequest', async (request, reply) => {
     // Identity headers come only from forward-auth: whatever the client sent is dropped first.
     stripAuthHeaders(request.headers);
-    const bucket = await cache.takeToken(`gw:rate:${request.ip}`, settings.gateway.rateAverage, settings.gateway.rateBurst);
+    const bucket = await cache.takeToken(
+      `gw:rate:${request.ip}`,
+      settings.gateway.rateAverage,
+      settings.gateway.rateBurst,
+    );
     if (!bucket.allowed) {
       rateLimited?.inc();
       reply.header('retry-after', String(Math.max(1, Math.ceil(bucket.retryAfterMs / 1000))));
@@ -60,7 +69,11 @@ export async function buildGatewayApp(options: GatewayOptions): Promise<{ app: H
   if (metrics) {
     app.addHook('onResponse', async (request, reply) => {
       metrics.httpDuration.observe(
-        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status: String(reply.statusCode),
+        },
         reply.elapsedTime / 1000,
       );
     });
@@ -78,12 +91,15 @@ export async function buildGatewayApp(options: GatewayOptions): Promise<{ app: H
 
   app.get('/api/v1/health/ready', { schema: { hide: true } }, async (_request, reply) => {
     const entries = await Promise.all(
-      Object.entries(upstreams).map(async ([name, url]) => [name, await probe(`${url}/health/ready`)] as const),
+      Object.entries(upstreams).map(
+        async ([name, url]) => [name, await probe(`${url}/health/ready`)] as const,
+      ),
     );
     const services = Object.fromEntries(entries);
     const ready = entries.every(([, result]) => result.status === 'ready');
     const data = { status: ready ? 'ready' : 'degraded', services };
-    if (!ready) return reply.status(503).send({ code: ERROR_CODES.UNAVAILABLE, message: 'not ready', data });
+    if (!ready)
+      return reply.status(503).send({ code: ERROR_CODES.UNAVAILABLE, message: 'not ready', data });
     return { code: 200, message: 'success', data };
   });
 
@@ -99,7 +115,11 @@ export async function buildGatewayApp(options: GatewayOptions): Promise<{ app: H
       preHandler: async (request: FastifyRequest) => {
         if (route.isPublic?.(request.url)) return;
         const principal = await forwardAuth.verify(request);
-        request.gatewayAuthHeaders = signedAuthHeaders(principal, request.id, settings.gateway.signingSecret);
+        request.gatewayAuthHeaders = signedAuthHeaders(
+          principal,
+          request.id,
+          settings.gateway.signingSecret,
+        );
       },
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => ({

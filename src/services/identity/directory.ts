@@ -49,10 +49,17 @@ export async function invalidateUsers(cache: Cache, userIds: Iterable<number>): 
   if (keys.length > 0) await cache.del(...keys);
 }
 
-export function createIdentityDirectory(db: Kysely<IdentityTables>, cache: Cache): IdentityDirectory {
+export function createIdentityDirectory(
+  db: Kysely<IdentityTables>,
+  cache: Cache,
+): IdentityDirectory {
   return {
     findTenant: (code) =>
-      db.selectFrom('iam_tenants').select(['id', 'status']).where('code', '=', code).executeTakeFirst(),
+      db
+        .selectFrom('iam_tenants')
+        .select(['id', 'status'])
+        .where('code', '=', code)
+        .executeTakeFirst(),
 
     findCredentials: (tenantId, username) =>
       db

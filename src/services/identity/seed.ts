@@ -4,7 +4,11 @@ import { hashPassword } from '../../platform/auth/passwords.js';
 import type { IdentityTables } from './identity.tables.js';
 
 export const DEFAULT_TENANT = { id: 1, code: 'default', name: 'Default tenant' } as const;
-export const SUPER_ADMIN_ROLE = { code: 'super_admin', name: 'Super administrator', permissions: ['*'] };
+export const SUPER_ADMIN_ROLE = {
+  code: 'super_admin',
+  name: 'Super administrator',
+  permissions: ['*'],
+};
 const DEV_ADMIN_PASSWORD = 'admin123';
 
 export interface SeedOptions {
@@ -18,8 +22,16 @@ export interface SeedOptions {
  * and platform admin. In production the password comes from ADMIN_INITIAL_PASSWORD and must be
  * changed at the first sign-in. Idempotent: a second start changes nothing.
  */
-export async function seedIdentity(db: Kysely<IdentityTables>, options: SeedOptions, logger: Logger): Promise<void> {
-  const existing = await db.selectFrom('iam_tenants').select('id').where('id', '=', DEFAULT_TENANT.id).executeTakeFirst();
+export async function seedIdentity(
+  db: Kysely<IdentityTables>,
+  options: SeedOptions,
+  logger: Logger,
+): Promise<void> {
+  const existing = await db
+    .selectFrom('iam_tenants')
+    .select('id')
+    .where('id', '=', DEFAULT_TENANT.id)
+    .executeTakeFirst();
   if (existing) return;
   if (options.production && !options.adminInitialPassword) {
     throw new Error('ADMIN_INITIAL_PASSWORD must be set for the first production start');
@@ -28,11 +40,19 @@ export async function seedIdentity(db: Kysely<IdentityTables>, options: SeedOpti
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('iam_tenants')
-      .values({ id: DEFAULT_TENANT.id, code: DEFAULT_TENANT.code, name: DEFAULT_TENANT.name, status: 'active', storage_quota_mb: 0 })
+      .values({
+        id: DEFAULT_TENANT.id,
+        code: DEFAULT_TENANT.code,
+        name: DEFAULT_TENANT.name,
+        status: 'active',
+        storage_quota_mb: 0,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute();
     // The explicit id 1 leaves the identity sequence behind; move it past the seeded row.
-    await sql`SELECT setval(pg_get_serial_sequence('iam_tenants', 'id'), (SELECT max(id) FROM iam_tenants))`.execute(trx);
+    await sql`SELECT setval(pg_get_serial_sequence('iam_tenants', 'id'), (SELECT max(id) FROM iam_tenants))`.execute(
+      trx,
+    );
     const role = await createSuperAdminRole(trx, DEFAULT_TENANT.id);
     const admin = await trx
       .insertInto('iam_users')
@@ -53,7 +73,10 @@ export async function seedIdentity(db: Kysely<IdentityTables>, options: SeedOpti
 }
 
 /** The `*` role every tenant's first administrator holds. */
-export async function createSuperAdminRole(db: Kysely<IdentityTables>, tenantId: number): Promise<number> {
+export async function createSuperAdminRole(
+  db: Kysely<IdentityTables>,
+  tenantId: number,
+): Promise<number> {
   const row = await db
     .insertInto('iam_roles')
     .values({

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadSettings, type Settings } from '../../src/config/settings.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import { startPlatform, type RunningPlatform } from '../../src/start.js';
+
+/** The JWT secret every test platform uses, so tests can mint their own (expired, forged) tokens. */
+export const TEST_JWT_SECRET = 'integration-tests-jwt-secret-0123456789abcdef';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface CallOptions {
+  token?: string | undefined;
+  body?: unknown;
+  /** Sent as is (malformed JSON, oversized bodies). */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface TestPlatform extends RunningPlatform {
+  settings: Settings;
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+  /** Signs in through the gateway and returns the access token (throws on failure). */
+  login(username: string, password: string, tenantCode?: string): Promise<LoginResult>;
+  adminToken(): Promise<string>;
+}
+
+export interface LoginResult {
+  access_token: string;
+  refresh_token: string;
+  user: { id: number; tenant_id: number; [key: string]: unknown };
+}
+
+export const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+
+/** A fresh database on the server of DATABASE_URL, dropped again by `drop`. */
+async function createScratchDatabase(baseUrl: string) {
+  const name = `approva_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Starts a whole platform (gateway and services) for one test file: on embedded PGlite in memory,
+ * or, when DATABASE_URL/REDIS_URL/NATS_URL are set, on a fresh database, a unique Redis key
+ * prefix and a unique JetStream stream of those servers.
+ */
+export async function startTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+  const id = randomBytes(4).toString('hex');
+  const scratch = process.env.DATABASE_URL
+    ? await createScratchDatabase(process.env.DATABASE_URL)
+    : undefined;
+  const settings = loadSettings({
+    APP_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    METRICS_PORT: '0',
+    LOGIN_CAPTCHA: 'off',
+    DATA_DIR: 'memory://',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DB_CONNECT_RETRIES: '3',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    ...(process.env.REDIS_URL
+      ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `t${id}:` }
+      : {}),
+    ...(process.env.NATS_URL
+      ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `T_${id}`, NATS_SUBJECT_PREFIX: `t${id}.` }
+      : {}),
+    ...env,
+  });
+  const logger = createLogger(settings.logLevel);
+  let running: RunningPlatform;
+  try {
+    running = await startPlatform(settings, logger);
+  } catch (err) {
+    await scratch?.drop();
+    throw err;
+  }
+
+  const call = async (
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<ApiResponse> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | Uint8Array | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['content-type'] ??= 'application/json';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(`${running.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed, headers: response.headers, text };
+  };
+
+  const login = async (username: string, password: string, tenantCode?: string) => {
+    const res = await call('POST', '/api/v1/login', {
+      body: { username, password, ...(tenantCode ? { tenant_code: tenantCode } : {}) },
+    });
+    if (res.status !== 200)
+      throw new Error(`login of ${username} failed: ${res.status} ${res.text}`);
+    return res.body.data as LoginResult;
+  };
+
+  let adminToken: string | undefined;
+  return {
+    ...running,
+    settings,
+    call,
+    login,
+    async adminToken() {
+      adminToken ??= (await login('admin', 'admin123')).access_token;
+      return adminToken;
+    },
+    async close() {
+      await running.close();
+      await scratch?.drop();
+    },
+  };
+}
