@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { ServiceName, Settings } from './config/settings.js';
 import type { HttpApp } from './platform/http/server.js';
 import { openCache } from './platform/cache/cache.js';
@@ -57,13 +57,12 @@ async function openKernelReady(settings: Settings, logger: Logger): Promise<Kern
   return kernel;
 }
 
-/** The internal metrics listener: every registry of this process on 127.0.0.1:METRICS_PORT. */
-async function startMetricsListener(registries: Registry[], port: number) {
+/** The gateway's metrics on an internal listener, 127.0.0.1:METRICS_PORT: never routed to clients. */
+async function startMetricsListener(registry: Registry, port: number) {
   const server = Fastify();
   server.get('/metrics', async (_request, reply) => {
-    const merged = Registry.merge(registries);
-    reply.type(merged.contentType);
-    return merged.metrics();
+    reply.type(registry.contentType);
+    return registry.metrics();
   });
   const url = await listen(server as unknown as HttpApp, '127.0.0.1', port);
   return { url, close: () => server.close() };
@@ -97,7 +96,7 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
     let metricsUrl: string | undefined;
     if (gatewayMetrics) {
-      const listener = await startMetricsListener([gatewayMetrics.registry], settings.metrics.port);
+      const listener = await startMetricsListener(gatewayMetrics.registry, settings.metrics.port);
       closers.push(listener.close);
       metricsUrl = listener.url;
     }
@@ -149,7 +148,7 @@ export async function startService(
     });
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
     const listener = gatewayMetrics
-      ? await startMetricsListener([gatewayMetrics.registry], settings.metrics.port)
+      ? await startMetricsListener(gatewayMetrics.registry, settings.metrics.port)
       : undefined;
     return {
       url,

@@ -7,6 +7,8 @@ const WEAK_VALUES = new Set([
   'change_me',
   'default',
   'letmein',
+  'minioadmin',
+  'minio123',
   'password',
   'password1',
   'password123',

@@ -45,6 +45,8 @@ function fieldsOf(error: FastifyError): FieldProblem[] {
 /** Maps Fastify's own error codes onto the contract's; everything else is a 500 without internals. */
 export function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
+  // A proxied request fails with the stream's own error as the cause (the gateway's body limit).
+  if (error.cause instanceof AppError) return error.cause;
   if (error.validation) {
     const context = (error as { validationContext?: string }).validationContext;
     const code = context === 'body' ? ERROR_CODES.VALIDATION : ERROR_CODES.BAD_REQUEST;

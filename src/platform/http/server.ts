@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type RawServerDefault,
@@ -48,8 +49,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const app = Fastify({
     loggerInstance: options.logger.child({ service: options.service }),
     genReqId: requestIdOf,
-    requestIdLogLabel: 'request_id',
-    disableRequestLogging: true,
+    logController: new LogController({
+      requestIdLogLabel: 'request_id',
+      disableRequestLogging: true,
+    }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy ?? false,
     // Client-sent `__proto__` / `constructor.prototype` keys are refused, not silently kept.

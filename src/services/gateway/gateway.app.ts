@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
@@ -7,7 +8,7 @@ import type { Settings } from '../../config/settings.js';
 import { signedAuthHeaders, stripAuthHeaders } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { Logger } from 'pino';
 import { ForwardAuthClient } from './forward-auth.js';
@@ -47,6 +48,7 @@ export async function buildGatewayApp(
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
+  enforceBodyLimit(app);
   const rateLimited = options.metrics?.counter(
     'gateway_rate_limited_total',
     'Requests refused by the rate limiter',
@@ -140,6 +142,37 @@ export async function buildGatewayApp(
       await forwardAuth.close();
     },
   };
+}
+
+/**
+ * The proxy streams bodies, so Fastify's body limit does not apply to them: count the bytes on
+ * the way through and fail the stream with a 413 (the proxy reports it as the error's cause)
+ * instead of letting the upstream cut the connection, which would surface as a 500.
+ */
+function enforceBodyLimit(app: HttpApp) {
+  // The rest of an oversized body is never read: close the connection after the 413.
+  app.addHook('onRequest', async (request, reply) => {
+    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
+      reply.header('connection', 'close');
+      throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
+    }
+  });
+  app.addHook('preParsing', async (_request, reply, payload) => {
+    let seen = 0;
+    return payload.pipe(
+      new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          seen += chunk.length;
+          if (seen > BODY_LIMIT_BYTES) {
+            reply.header('connection', 'close');
+            callback(new AppError(ERROR_CODES.BODY_TOO_LARGE));
+            return;
+          }
+          callback(null, chunk);
+        },
+      }),
+    );
+  });
 }
 
 async function probe(url: string): Promise<{ status: 'ready' | 'down'; latency_ms: number }> {

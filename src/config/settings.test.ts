@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { parseDurationMs } from './duration.js';
+import { isPlaceholderSecret, isWeakSecret } from './secrets.js';
+import { ConfigError, loadSettings } from './settings.js';
+
+const STRONG_JWT = 'k8Jq2vN5xR7tW1zB4mC6pL9sD3fG0hY2uE5iO8aQ';
+const productionBase = {
+  APP_ENV: 'production',
+  JWT_SECRET: STRONG_JWT,
+  DATABASE_URL: 'postgres://approva:Vt7q-Lw2x-Rp9m@db:5432/approva',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadSettings(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+}
+
+describe('settings', () => {
+  it('starts with no settings at all outside production', () => {
+    const settings = loadSettings({});
+    expect(settings.http.port).toBe(8080);
+    expect(settings.database.url).toBeUndefined();
+    expect(settings.gateway.rateAverage).toBe(100);
+    expect(settings.gateway.rateBurst).toBe(200);
+    expect(settings.auth.captcha).toBe('after_failures');
+    expect(settings.metrics.enabled).toBe(true);
+  });
+
+  it('names every malformed setting at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      ACCESS_TOKEN_TTL: 'soon',
+      METRICS_ENABLED: 'maybe',
+    });
+    expect(problems.join('\n')).toMatch(/PORT/);
+    expect(problems.join('\n')).toMatch(/ACCESS_TOKEN_TTL/);
+    expect(problems.join('\n')).toMatch(/METRICS_ENABLED/);
+  });
+
+  it('accepts a strong production configuration', () => {
+    expect(problemsOf(productionBase)).toEqual([]);
+  });
+
+  it.each([
+    ['short', 'abc'],
+    ['placeholder', 'change-me-change-me-change-me-change-me'],
+    ['dev- prefix', 'dev-0123456789abcdef0123456789abcdef'],
+    ['default', ''],
+  ])('refuses a %s JWT_SECRET in production', (_label, secret) => {
+    const env: Record<string, string> = { ...productionBase, JWT_SECRET: secret };
+    if (secret === '') delete env.JWT_SECRET;
+    expect(problemsOf(env).join('\n')).toMatch(/JWT_SECRET/);
+  });
+
+  it('refuses an empty or weak database password in production', () => {
+    expect(
+      problemsOf({ ...productionBase, DATABASE_URL: 'postgres://approva@db/approva' }).join(),
+    ).toMatch(/DB_PASSWORD/);
+    expect(
+      problemsOf({
+        ...productionBase,
+        DATABASE_URL: 'postgres://approva:postgres@db/approva',
+      }).join(),
+    ).toMatch(/DB_PASSWORD/);
+    expect(problemsOf({ ...productionBase, DB_PASSWORD: 'password' }).join()).toMatch(
+      /DB_PASSWORD/,
+    );
+  });
+
+  it('checks REDIS_PASSWORD only when Redis is used', () => {
+    expect(problemsOf({ ...productionBase, REDIS_PASSWORD: 'redis' })).toEqual([]);
+    expect(
+      problemsOf({
+        ...productionBase,
+        REDIS_URL: 'redis://r:6379',
+        REDIS_PASSWORD: 'redis',
+      }).join(),
+    ).toMatch(/REDIS_PASSWORD/);
+    expect(problemsOf({ ...productionBase, REDIS_URL: 'redis://:123456@r:6379' }).join()).toMatch(
+      /REDIS_PASSWORD/,
+    );
+  });
+
+  it('checks object-storage keys only for s3 or minio', () => {
+    expect(problemsOf({ ...productionBase, S3_SECRET_KEY: 'x' })).toEqual([]);
+    const problems = problemsOf({
+      ...productionBase,
+      UPLOAD_STORAGE_TYPE: 'minio',
+      S3_ACCESS_KEY: 'minioadmin',
+    });
+    expect(problems.join()).toMatch(/S3_ACCESS_KEY/);
+    expect(problems.join()).toMatch(/S3_SECRET_KEY/);
+  });
+
+  it('checks the SMTP password only when mail is on with a host and authentication', () => {
+    expect(problemsOf({ ...productionBase, SMTP_HOST: 'smtp', SMTP_USER: 'u' })).toEqual([]);
+    expect(problemsOf({ ...productionBase, MAIL_ENABLED: 'true', SMTP_HOST: 'smtp' })).toEqual([]);
+    expect(
+      problemsOf({
+        ...productionBase,
+        MAIL_ENABLED: 'true',
+        SMTP_HOST: 'smtp',
+        SMTP_USER: 'u',
+        SMTP_PASSWORD: 'secret',
+      }).join(),
+    ).toMatch(/SMTP_PASSWORD/);
+  });
+
+  it('checks OAuth client secrets only when the switch is on and the set is configured', () => {
+    const weak = { OAUTH_GITHUB_CLIENT_ID: 'id', OAUTH_GITHUB_CLIENT_SECRET: 'changeme' };
+    expect(problemsOf({ ...productionBase, ...weak })).toEqual([]);
+    expect(problemsOf({ ...productionBase, ...weak, OAUTH_LOGIN_ENABLED: 'true' }).join()).toMatch(
+      /OAUTH_GITHUB_CLIENT_SECRET/,
+    );
+    expect(
+      problemsOf({
+        ...productionBase,
+        OAUTH_LOGIN_ENABLED: 'true',
+        OAUTH_GOOGLE_CLIENT_SECRET: 'changeme',
+      }),
+    ).toEqual([]);
+  });
+
+  it('does not check production rules outside production', () => {
+    expect(problemsOf({ JWT_SECRET: 'x', DB_PASSWORD: 'postgres' })).toEqual([]);
+  });
+
+  it('derives a gateway signing key that differs from the JWT secret', () => {
+    const settings = loadSettings({ JWT_SECRET: STRONG_JWT });
+    expect(settings.gateway.signingSecret).not.toBe(STRONG_JWT);
+    expect(settings.gateway.signingSecret).toHaveLength(64);
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    ['500ms', 500],
+    ['30s', 30_000],
+    ['5m', 300_000],
+    ['1h', 3_600_000],
+    ['7d', 604_800_000],
+    ['90', 90_000],
+  ])('parses %s', (text, ms) => expect(parseDurationMs(text)).toBe(ms));
+
+  it.each(['', 'abc', '5 minutes', '-5s', '1e3'])('refuses %j', (text) => {
+    expect(parseDurationMs(text)).toBeUndefined();
+  });
+});
+
+describe('secret strength', () => {
+  it('flags well-known, short and repeated values as weak', () => {
+    for (const v of ['postgres', 'admin123', 'short', 'aaaaaaaaaaaa', 'Password'])
+      expect(isWeakSecret(v)).toBe(true);
+    expect(isWeakSecret('Vt7q-Lw2x-Rp9m')).toBe(false);
+  });
+
+  it('flags placeholders', () => {
+    for (const v of [
+      'your-secret-here-1234',
+      'CHANGE_ME_PLEASE_1234',
+      'dev-secret-1234567',
+      'xxxxxxxxxxxxxxxx',
+    ]) {
+      expect(isPlaceholderSecret(v)).toBe(true);
+    }
+    expect(isPlaceholderSecret(STRONG_JWT)).toBe(false);
+  });
+});

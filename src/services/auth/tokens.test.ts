@@ -1,0 +1,103 @@
+import { base64url, SignJWT, UnsecuredJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { AccessTokens, bearerOf, hashRefreshToken, newRefreshToken } from './tokens.js';
+
+const SECRET = 'unit-test-secret-0123456789abcdef0123456789';
+const tokens = new AccessTokens(SECRET, 15 * 60_000);
+const claims = { userId: 5, tenantId: 1, sessionId: 9 };
+
+async function codeOf(promise: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (err) {
+    return (err as { code?: number }).code;
+  }
+}
+
+describe('access tokens', () => {
+  it('verify what they sign', async () => {
+    expect(await tokens.verify(await tokens.sign(claims))).toEqual(claims);
+  });
+
+  it('answer 40101 once expired', async () => {
+    const old = await tokens.sign(claims, Date.now() - 16 * 60_000);
+    expect(await codeOf(tokens.verify(old))).toBe(40101);
+  });
+
+  it('refuse alg: none', async () => {
+    const unsecured = new UnsecuredJWT({ tid: 1, sid: 9 })
+      .setSubject('5')
+      .setIssuer('approva')
+      .setAudience('approva-api')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .encode();
+    expect(await codeOf(tokens.verify(unsecured))).toBe(40100);
+  });
+
+  it('refuse a token signed with another key', async () => {
+    const forged = await new SignJWT({ tid: 1, sid: 9 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('5')
+      .setIssuer('approva')
+      .setAudience('approva-api')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode('another-secret-0123456789abcdef0123'));
+    expect(await codeOf(tokens.verify(forged))).toBe(40100);
+  });
+
+  it('refuse a tampered payload', async () => {
+    const [header, , signature] = (await tokens.sign(claims)).split('.');
+    const payload = base64url.encode(
+      JSON.stringify({
+        sub: '1',
+        tid: 1,
+        sid: 9,
+        iss: 'approva',
+        aud: 'approva-api',
+        iat: 1,
+        exp: 9999999999,
+      }),
+    );
+    expect(await codeOf(tokens.verify(`${header}.${payload}.${signature}`))).toBe(40100);
+  });
+
+  it('refuse another algorithm even with the right key', async () => {
+    const hs512 = await new SignJWT({ tid: 1, sid: 9 })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject('5')
+      .setIssuer('approva')
+      .setAudience('approva-api')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(SECRET));
+    expect(await codeOf(tokens.verify(hs512))).toBe(40100);
+  });
+
+  it('refuse garbage', async () => {
+    expect(await codeOf(tokens.verify('not.a.jwt'))).toBe(40100);
+  });
+});
+
+describe('refresh tokens', () => {
+  it('are random and stored only as their SHA-256', () => {
+    const a = newRefreshToken();
+    const b = newRefreshToken();
+    expect(a.token).not.toBe(b.token);
+    expect(a.hash).toBe(hashRefreshToken(a.token));
+    expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.hash).not.toContain(a.token);
+  });
+});
+
+describe('bearer header', () => {
+  it('reads only a well-formed Bearer header', () => {
+    expect(bearerOf('Bearer abc.def.ghi')).toBe('abc.def.ghi');
+    expect(bearerOf('bearer abc')).toBe('abc');
+    expect(bearerOf('Basic abc')).toBeUndefined();
+    expect(bearerOf(undefined)).toBeUndefined();
+    expect(bearerOf('Bearer a b')).toBeUndefined();
+  });
+});
