@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { loadSettings, type Settings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
@@ -34,6 +36,18 @@ export interface LoginResult {
   access_token: string;
   refresh_token: string;
   user: { id: number; tenant_id: number; [key: string]: unknown };
+}
+
+/** Removes the per-file JetStream stream so test runs leave nothing behind on the server. */
+async function deleteStream(settings: Settings) {
+  const nc = await connect({ servers: settings.nats.url, timeout: 2000 }).catch(() => undefined);
+  if (!nc) return;
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(settings.nats.stream).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
 }
 
 export const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -144,6 +158,7 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
     async close() {
       await running.close();
       await scratch?.drop();
+      if (settings.nats.url && settings.nats.stream.startsWith('T_')) await deleteStream(settings);
     },
   };
 }
