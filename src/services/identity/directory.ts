@@ -33,7 +33,10 @@ export interface DirectoryUser {
 export interface IdentityDirectory {
   findTenant(code: string): Promise<{ id: number; status: 'active' | 'disabled' } | undefined>;
   findCredentials(tenantId: number, username: string): Promise<Credentials | undefined>;
-  /** Cached; identity invalidates the entry whenever the user, their roles or a role changes. */
+  /**
+   * Cached; identity invalidates the entry whenever the user, their roles, a role or their tenant
+   * changes. `status` is `disabled` while the user's tenant is disabled.
+   */
   findUser(userId: number): Promise<DirectoryUser | undefined>;
   passwordHashOf(userId: number): Promise<string | undefined>;
   setPassword(userId: number, passwordHash: string): Promise<void>;
@@ -72,21 +75,26 @@ export function createIdentityDirectory(
     async findUser(userId) {
       const cached = await cache.get(userCacheKey(userId));
       if (cached) return JSON.parse(cached) as DirectoryUser;
-      const user = await db
+      const row = await db
         .selectFrom('iam_users')
+        .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
         .select([
-          'id',
-          'tenant_id',
-          'username',
-          'nickname',
-          'dept_id',
-          'status',
-          'is_platform_admin',
-          'must_change_password',
+          'iam_users.id',
+          'iam_users.tenant_id',
+          'iam_users.username',
+          'iam_users.nickname',
+          'iam_users.dept_id',
+          'iam_users.status',
+          'iam_users.is_platform_admin',
+          'iam_users.must_change_password',
+          'iam_tenants.status as tenant_status',
         ])
-        .where('id', '=', userId)
+        .where('iam_users.id', '=', userId)
         .executeTakeFirst();
-      if (!user) return undefined;
+      if (!row) return undefined;
+      const { tenant_status: tenantStatus, ...user } = row;
+      // A disabled tenant disables every user in it: forward-auth and refresh refuse them.
+      if (tenantStatus !== 'active') user.status = 'disabled';
       const roles = await db
         .selectFrom('iam_user_roles')
         .innerJoin('iam_roles', 'iam_roles.id', 'iam_user_roles.role_id')

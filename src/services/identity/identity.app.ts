@@ -4,7 +4,15 @@ import { registerReadiness } from '../../platform/http/health.js';
 import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
+import { registerDepartmentRoutes } from './departments/departments.routes.js';
+import { DepartmentsService } from './departments/departments.service.js';
 import type { IdentityTables } from './identity.tables.js';
+import { registerRoleRoutes } from './roles/roles.routes.js';
+import { RolesService } from './roles/roles.service.js';
+import { registerTenantRoutes } from './tenants/tenants.routes.js';
+import { TenantsService } from './tenants/tenants.service.js';
+import { registerUserRoutes } from './users/users.routes.js';
+import { UsersService } from './users/users.service.js';
 
 export function buildIdentityApp(kernel: Kernel): { app: HttpApp } {
   const { settings, logger, cache } = kernel;
@@ -20,5 +28,9 @@ export function buildIdentityApp(kernel: Kernel): { app: HttpApp } {
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),
   });
+  registerUserRoutes(app, new UsersService({ db, cache }));
+  registerRoleRoutes(app, new RolesService({ db, cache }));
+  registerDepartmentRoutes(app, new DepartmentsService({ db }));
+  registerTenantRoutes(app, new TenantsService({ db, cache }));
   return { app };
 }

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Kysely } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -51,3 +51,6 @@ export type IdentityTables = {
     role_id: number;
   };
 };
+
+/** The identity database handle; a transaction (`Transaction<IdentityTables>`) is one too. */
+export type IdentityDb = Kysely<IdentityTables>;

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { pageQuery } from '../../../platform/http/envelope.js';
+import { keywordQuery, timestamp } from '../identity.schema.js';
+
+export const MAX_PERMISSIONS = 200;
+
+const code = z.string().regex(/^[a-z][a-z0-9_]{1,63}$/, '2 to 64 of a-z, 0-9, _, from a letter');
+const name = z.string().trim().min(1).max(64);
+/** `*`, or `module:resource:action` segments where any segment after the first may be `*`. */
+export const permissionCode = z
+  .string()
+  .max(100)
+  .regex(/^(\*|[a-z][a-z0-9_-]*(:([a-z0-9_-]+|\*))*)$/, 'not a permission code');
+const permissions = z.array(permissionCode).max(MAX_PERMISSIONS);
+
+export const createRoleBody = z.object({ code, name, permissions });
+export type CreateRoleInput = z.infer<typeof createRoleBody>;
+
+/** Partial update; `permissions` replaces the whole set. */
+export const updateRoleBody = z.object({
+  code: code.optional(),
+  name: name.optional(),
+  permissions: permissions.optional(),
+});
+export type UpdateRoleInput = z.infer<typeof updateRoleBody>;
+
+export const listRolesQuery = z.object({
+  ...pageQuery,
+  keyword: keywordQuery.describe('part of the code or name, matched as text'),
+});
+export type ListRolesQuery = z.infer<typeof listRolesQuery>;
+export type RoleFilter = Omit<ListRolesQuery, 'page' | 'page_size'>;
+
+export const roleView = z.object({
+  id: z.number().int(),
+  tenant_id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  permissions: z.array(z.string()),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type RoleView = z.infer<typeof roleView>;

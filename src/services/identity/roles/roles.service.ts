@@ -1,0 +1,106 @@
+import type { Principal } from '../../../platform/auth/principal.js';
+import type { Cache } from '../../../platform/cache/cache.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import { parsePage, pageResult } from '../../../platform/http/envelope.js';
+import { AppError } from '../../../platform/http/errors.js';
+import { conflictOnDuplicate, conflictOnReference } from '../constraint-errors.js';
+import { invalidateUsers } from '../directory.js';
+import type { IdentityDb } from '../identity.tables.js';
+import { toIso } from '../identity.schema.js';
+import {
+  deleteRole,
+  findRole,
+  holdersOfRole,
+  insertRole,
+  listRoles,
+  lockRoleForUpdate,
+  ROLE_CODE_CONSTRAINT,
+  updateRole,
+  type RolePatch,
+  type RoleRow,
+} from './roles.repo.js';
+import type { CreateRoleInput, ListRolesQuery, RoleView, UpdateRoleInput } from './roles.schema.js';
+
+export interface RolesServiceOptions {
+  db: IdentityDb;
+  /** Forward-auth's user cache: every holder of a changed role is invalidated. */
+  cache: Cache;
+}
+
+const DUPLICATE_CODE = 'role code already exists in this tenant';
+
+/** Permission codes as stored: deduplicated and sorted. */
+export function normalizeCodes(codes: string[]): string[] {
+  return [...new Set(codes)].sort();
+}
+
+function toRoleView(row: RoleRow): RoleView {
+  return { ...row, created_at: toIso(row.created_at), updated_at: toIso(row.updated_at) };
+}
+
+/** Role administration within the caller's tenant. */
+export class RolesService {
+  constructor(private readonly o: RolesServiceOptions) {}
+
+  async list(principal: Principal, query: ListRolesQuery) {
+    const page = parsePage(query);
+    const { rows, total } = await listRoles(this.o.db, principal.tenantId, query, page);
+    return pageResult(rows.map(toRoleView), total, page);
+  }
+
+  async get(principal: Principal, roleId: number): Promise<RoleView> {
+    const row = await findRole(this.o.db, principal.tenantId, roleId);
+    if (!row) throw AppError.notFound('role');
+    return toRoleView(row);
+  }
+
+  async create(principal: Principal, input: CreateRoleInput): Promise<RoleView> {
+    const row = await conflictOnDuplicate(
+      insertRole(this.o.db, {
+        tenant_id: principal.tenantId,
+        code: input.code,
+        name: input.name,
+        permissions: normalizeCodes(input.permissions),
+      }),
+      ROLE_CODE_CONSTRAINT,
+      DUPLICATE_CODE,
+    );
+    return toRoleView(row);
+  }
+
+  async update(principal: Principal, roleId: number, input: UpdateRoleInput): Promise<RoleView> {
+    const tenantId = principal.tenantId;
+    const patch: RolePatch = {};
+    if (input.code !== undefined) patch.code = input.code;
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.permissions !== undefined) patch.permissions = normalizeCodes(input.permissions);
+    const { row, holders } = await inTransaction(this.o.db, async (trx) => {
+      // Locked first: an assignment in flight either commits before (and is among the holders
+      // read below) or waits until this commits (and then reads the new permissions).
+      if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
+      const updated = await conflictOnDuplicate(
+        updateRole(trx, tenantId, roleId, patch),
+        ROLE_CODE_CONSTRAINT,
+        DUPLICATE_CODE,
+      );
+      return { row: updated!, holders: await holdersOfRole(trx, tenantId, roleId) };
+    });
+    await invalidateUsers(this.o.cache, holders);
+    return toRoleView(row);
+  }
+
+  async remove(principal: Principal, roleId: number): Promise<void> {
+    const tenantId = principal.tenantId;
+    const holders = await inTransaction(this.o.db, async (trx) => {
+      if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
+      const holderIds = await holdersOfRole(trx, tenantId, roleId);
+      await conflictOnReference(
+        deleteRole(trx, tenantId, roleId),
+        'the role is still referenced by other records',
+      );
+      return holderIds;
+    });
+    // Its grants leave every holder's next request at once.
+    await invalidateUsers(this.o.cache, holders);
+  }
+}
