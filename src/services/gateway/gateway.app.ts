@@ -111,8 +111,8 @@ export async function buildGatewayApp(
     await app.register(httpProxy, {
       upstream,
       prefix: route.prefix,
-      // Per-request proxy chatter stays out of the info log.
-      logLevel: 'warn',
+      // Per-request proxy chatter stays out of the info log (a quieter root level still wins).
+      logLevel: options.logger.levelVal >= 40 ? options.logger.level : 'warn',
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest) => {
         if (route.isPublic?.(request.url)) return;
