@@ -10,7 +10,7 @@ import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
-import type { Logger } from 'pino';
+import type { LevelWithSilent, Logger } from 'pino';
 import { ForwardAuthClient } from './forward-auth.js';
 import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
@@ -112,7 +112,7 @@ export async function buildGatewayApp(
       upstream,
       prefix: route.prefix,
       // Per-request proxy chatter stays out of the info log (a quieter root level still wins).
-      logLevel: options.logger.levelVal >= 40 ? options.logger.level : 'warn',
+      logLevel: (options.logger.levelVal >= 40 ? options.logger.level : 'warn') as LevelWithSilent,
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest) => {
         if (route.isPublic?.(request.url)) return;
