@@ -1,12 +1,14 @@
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { ServiceName, Settings } from './config/settings.js';
+import { SERVICE_NAMES, type ServiceName, type Settings } from './config/settings.js';
 import type { HttpApp } from './platform/http/server.js';
 import { openCache } from './platform/cache/cache.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import { buildAuthApp } from './services/auth/auth.app.js';
+import type { AuthService } from './services/auth/auth.service.js';
+import { LocalForwardAuth } from './services/gateway/forward-auth.js';
 import { buildGatewayApp } from './services/gateway/gateway.app.js';
 import { buildIdentityApp } from './services/identity/identity.app.js';
 import type { IdentityTables } from './services/identity/identity.tables.js';
@@ -25,12 +27,12 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
-function buildService(name: ServiceName, kernel: Kernel): HttpApp {
+function buildService(name: ServiceName, kernel: Kernel): { app: HttpApp; auth?: AuthService } {
   switch (name) {
     case 'auth':
-      return buildAuthApp(kernel).app;
+      return buildAuthApp(kernel);
     case 'identity':
-      return buildIdentityApp(kernel).app;
+      return buildIdentityApp(kernel);
   }
 }
 
@@ -74,15 +76,15 @@ async function startMetricsListener(registry: Registry, port: number) {
  */
 export async function startPlatform(settings: Settings, logger: Logger): Promise<RunningPlatform> {
   const kernel = await openKernelReady(settings, logger);
-  const apps = new Map<ServiceName, HttpApp>();
   const serviceUrls = {} as Record<ServiceName, string>;
   const closers: Array<() => Promise<unknown>> = [];
+  let auth: AuthService | undefined;
   try {
-    for (const name of ['auth', 'identity'] as const) {
-      const app = buildService(name, kernel);
-      apps.set(name, app);
-      closers.push(() => app.close());
-      serviceUrls[name] = await listen(app, settings.http.serviceHost, 0);
+    for (const name of SERVICE_NAMES) {
+      const service = buildService(name, kernel);
+      auth ??= service.auth;
+      closers.push(() => service.app.close());
+      serviceUrls[name] = await listen(service.app, settings.http.serviceHost, 0);
     }
     const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
     const gateway = await buildGatewayApp({
@@ -91,6 +93,8 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
       cache: kernel.cache,
       upstreams: serviceUrls,
       metrics: gatewayMetrics,
+      // Same process as the auth service: forward-auth is a function call, not a loopback request.
+      forwardAuth: auth && new LocalForwardAuth(auth.verify.bind(auth)),
     });
     closers.unshift(() => gateway.close());
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
@@ -165,7 +169,7 @@ export async function startService(
     );
   }
   const kernel = await openKernelReady(settings, logger);
-  const app = buildService(name, kernel);
+  const { app } = buildService(name, kernel);
   const url = await listen(
     app,
     settings.http.serviceHost,

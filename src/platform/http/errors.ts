@@ -63,7 +63,11 @@ export class AppError extends Error {
     message?: string,
     readonly details: unknown = null,
   ) {
+    // A client error is an answer, not a fault: capturing its stack cost a fifth of a 404's CPU.
+    const stackLimit = Error.stackTraceLimit;
+    if (code < 50000) Error.stackTraceLimit = 0;
     super(message ?? DEFAULT_MESSAGES[code]);
+    Error.stackTraceLimit = stackLimit;
     this.httpStatus = Math.floor(code / 100);
   }
 

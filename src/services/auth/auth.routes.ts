@@ -13,7 +13,6 @@ import {
   userView,
 } from './auth.schema.js';
 import type { AuthService, RequestContext } from './auth.service.js';
-import { bearerOf } from './tokens.js';
 
 const tags = ['auth'];
 
@@ -115,11 +114,7 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
   app.get('/internal/auth/verify', { schema: { hide: true } }, async (request) => {
     const method = String(request.headers['x-forwarded-method'] ?? 'GET');
     const uri = String(request.headers['x-forwarded-uri'] ?? '/');
-    const principal = await auth.verify(
-      bearerOf(request.headers.authorization),
-      method,
-      uri.split('?')[0]!,
-    );
+    const principal = await auth.verify(request.headers.authorization, method, uri.split('?')[0]!);
     return ok(principal);
   });
 }

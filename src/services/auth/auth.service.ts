@@ -9,7 +9,7 @@ import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 import { publishBestEffort, type EventStream } from '../../platform/stream/stream.js';
 import type { DirectoryUser, IdentityDirectory } from '../identity/directory.js';
 import type { SessionRepo } from './session.repo.js';
-import { hashRefreshToken, newRefreshToken, type AccessTokens } from './tokens.js';
+import { bearerOf, hashRefreshToken, newRefreshToken, type AccessTokens } from './tokens.js';
 
 export const DEFAULT_TENANT_CODE = 'default';
 const CAPTCHA_TTL_MS = 5 * 60_000;
@@ -249,7 +249,12 @@ export class AuthService {
    * Forward-auth: signature and expiry of the token, session not revoked, user active, and the
    * password-change gate for the request it is about.
    */
-  async verify(accessToken: string | undefined, method: string, path: string): Promise<Principal> {
+  async verify(
+    authorization: string | undefined,
+    method: string,
+    path: string,
+  ): Promise<Principal> {
+    const accessToken = bearerOf(authorization);
     if (!accessToken) throw new AppError(ERROR_CODES.UNAUTHENTICATED);
     const claims = await this.o.tokens.verify(accessToken);
     const [active, user] = await Promise.all([

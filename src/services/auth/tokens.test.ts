@@ -25,6 +25,15 @@ describe('access tokens', () => {
     expect(await codeOf(tokens.verify(old))).toBe(40101);
   });
 
+  it('still expire after their signature was checked and remembered', async () => {
+    let now = Date.now();
+    const clocked = new AccessTokens(SECRET, 60_000, () => now);
+    const token = await clocked.sign(claims);
+    expect(await clocked.verify(token)).toEqual(claims);
+    now += 66_000;
+    expect(await codeOf(clocked.verify(token))).toBe(40101);
+  });
+
   it('refuse alg: none', async () => {
     const unsecured = new UnsecuredJWT({ tid: 1, sid: 9 })
       .setSubject('5')

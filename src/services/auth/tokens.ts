@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 
@@ -6,6 +6,7 @@ const ISSUER = 'approva';
 const AUDIENCE = 'approva-api';
 /** Clock skew accepted on `exp`/`nbf`/`iat` between replicas. */
 const CLOCK_TOLERANCE_S = 5;
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessClaims {
   userId: number;
@@ -15,16 +16,30 @@ export interface AccessClaims {
 
 /** Signs and verifies platform access tokens: HS256 only, pinned, with issuer and audience. */
 export class AccessTokens {
-  private readonly key: Uint8Array;
+  // A CryptoKey imported once: a raw byte key makes jose import it again on every call.
+  private readonly key: Promise<webcrypto.CryptoKey>;
+  /**
+   * Tokens whose signature was already checked, with their expiry. The signature of a given
+   * token string never changes, so it is checked once; expiry is still checked on every use,
+   * and session and user state are checked by the caller every time.
+   */
+  private readonly verified = new Map<string, { claims: AccessClaims; expMs: number }>();
 
   constructor(
     secret: string,
     readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
   }
 
-  sign(claims: AccessClaims, now = Date.now()): Promise<string> {
+  async sign(claims: AccessClaims, now = this.now()): Promise<string> {
     const iat = Math.floor(now / 1000);
     return new SignJWT({ tid: claims.tenantId, sid: claims.sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -33,13 +48,32 @@ export class AccessTokens {
       .setAudience(AUDIENCE)
       .setIssuedAt(iat)
       .setExpirationTime(iat + Math.round(this.ttlMs / 1000))
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** 40101 when expired, 40100 for anything else wrong (forged, `alg: none`, other claims). */
   async verify(token: string): Promise<AccessClaims> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expMs + CLOCK_TOLERANCE_S * 1000 <= this.now()) {
+        this.verified.delete(token);
+        throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
+      }
+      return known.claims;
+    }
+    const claims = await this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      // Oldest first: Map keeps insertion order.
+      this.verified.delete(this.verified.keys().next().value!);
+    }
+    this.verified.set(token, claims);
+    return claims.claims;
+  }
+
+  private async verifySignature(token: string): Promise<{ claims: AccessClaims; expMs: number }> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
+        currentDate: new Date(this.now()),
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
@@ -56,7 +90,7 @@ export class AccessTokens {
       ) {
         throw new AppError(ERROR_CODES.UNAUTHENTICATED, 'invalid token');
       }
-      return { userId, tenantId, sessionId };
+      return { claims: { userId, tenantId, sessionId }, expMs: payload.exp! * 1000 };
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (err instanceof errors.JWTExpired) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);

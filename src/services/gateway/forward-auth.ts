@@ -3,15 +3,43 @@ import { Pool } from 'undici';
 import type { Principal } from '../../platform/auth/principal.js';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../platform/http/errors.js';
 
-/** Asks the auth service who the bearer of a request is (forward-auth). */
-export class ForwardAuthClient {
+/** Forward-auth: asks the auth service who the bearer of a request is. */
+export interface ForwardAuth {
+  /** The verified principal; the auth service's 401/403 verdict passes through unchanged. */
+  verify(request: FastifyRequest): Promise<Principal>;
+  close(): Promise<void>;
+}
+
+/** The auth service's verify function, for a gateway in the same process (all-in-one mode). */
+export type VerifyFunction = (
+  authorization: string | undefined,
+  method: string,
+  path: string,
+) => Promise<Principal>;
+
+/** All-in-one mode: the auth service runs in this process, so ask it without an HTTP round trip. */
+export class LocalForwardAuth implements ForwardAuth {
+  constructor(private readonly verifyToken: VerifyFunction) {}
+
+  verify(request: FastifyRequest): Promise<Principal> {
+    return this.verifyToken(
+      request.headers.authorization,
+      request.method,
+      request.url.split('?')[0]!,
+    );
+  }
+
+  async close() {}
+}
+
+/** One service per process: forward-auth over HTTP to AUTH_SERVICE_URL. */
+export class HttpForwardAuth implements ForwardAuth {
   private readonly pool: Pool;
 
   constructor(authUrl: string) {
     this.pool = new Pool(authUrl, { connections: 64, headersTimeout: 5000, bodyTimeout: 5000 });
   }
 
-  /** The verified principal; the auth service's 401/403 verdict passes through unchanged. */
   async verify(request: FastifyRequest): Promise<Principal> {
     const authorization = request.headers.authorization;
     if (!authorization) throw new AppError(ERROR_CODES.UNAUTHENTICATED);
@@ -44,7 +72,7 @@ export class ForwardAuthClient {
     throw new AppError(ERROR_CODES.UNAVAILABLE, 'authentication service unavailable');
   }
 
-  close() {
-    return this.pool.close();
+  async close() {
+    await this.pool.close();
   }
 }

@@ -10,8 +10,8 @@ import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
-import type { LevelWithSilent, Logger } from 'pino';
-import { ForwardAuthClient } from './forward-auth.js';
+import type { Logger } from 'pino';
+import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
@@ -31,6 +31,8 @@ export interface GatewayOptions {
   /** Base URL of each running service, by name. */
   upstreams: Partial<Record<GatewayRoute['service'], string>>;
   metrics?: ServiceMetrics | undefined;
+  /** Forward-auth; default: HTTP to the auth upstream. */
+  forwardAuth?: ForwardAuth | undefined;
 }
 
 export async function buildGatewayApp(
@@ -44,7 +46,7 @@ export async function buildGatewayApp(
     trustProxy: settings.gateway.trustProxy,
   });
   if (!upstreams.auth) throw new Error('the gateway needs the auth service (AUTH_SERVICE_URL)');
-  const forwardAuth = new ForwardAuthClient(upstreams.auth);
+  const forwardAuth = options.forwardAuth ?? new HttpForwardAuth(upstreams.auth);
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
@@ -111,8 +113,8 @@ export async function buildGatewayApp(
     await app.register(httpProxy, {
       upstream,
       prefix: route.prefix,
-      // Per-request proxy chatter stays out of the info log (a quieter root level still wins).
-      logLevel: (options.logger.levelVal >= 40 ? options.logger.level : 'warn') as LevelWithSilent,
+      // No per-request "fetching from remote server" lines; proxy failures are still logged.
+      disableRequestLogging: true,
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest) => {
         if (route.isPublic?.(request.url)) return;
@@ -157,7 +159,11 @@ function enforceBodyLimit(app: HttpApp) {
       throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
     }
   });
-  app.addHook('preParsing', async (_request, reply, payload) => {
+  app.addHook('preParsing', async (request, reply, payload) => {
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined ||
+      Number(request.headers['content-length'] ?? 0) > 0;
+    if (!hasBody) return payload;
     let seen = 0;
     return payload.pipe(
       new Transform({
