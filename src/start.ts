@@ -27,7 +27,10 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
-function buildService(name: ServiceName, kernel: Kernel): { app: HttpApp; auth?: AuthService } {
+export function buildService(
+  name: ServiceName,
+  kernel: Kernel,
+): Promise<{ app: HttpApp; auth?: AuthService }> {
   switch (name) {
     case 'auth':
       return buildAuthApp(kernel);
@@ -81,7 +84,7 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
   let auth: AuthService | undefined;
   try {
     for (const name of SERVICE_NAMES) {
-      const service = buildService(name, kernel);
+      const service = await buildService(name, kernel);
       auth ??= service.auth;
       closers.push(() => service.app.close());
       serviceUrls[name] = await listen(service.app, settings.http.serviceHost, 0);
@@ -169,7 +172,7 @@ export async function startService(
     );
   }
   const kernel = await openKernelReady(settings, logger);
-  const { app } = buildService(name, kernel);
+  const { app } = await buildService(name, kernel);
   const url = await listen(
     app,
     settings.http.serviceHost,

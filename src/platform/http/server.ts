@@ -6,7 +6,9 @@ import Fastify, {
   type FastifyInstance,
   type RawServerDefault,
 } from 'fastify';
+import swagger from '@fastify/swagger';
 import {
+  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -45,7 +47,7 @@ export type HttpApp = FastifyInstance<
  * A Fastify app with the platform's conventions: request ids, the envelope for every error
  * (no stack traces), the 1 MiB body limit, 404 envelope for unknown routes, metrics.
  */
-export function createHttpApp(options: HttpAppOptions): HttpApp {
+export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
     loggerInstance: options.logger.child({ service: options.service }),
     genReqId: requestIdOf,
@@ -62,6 +64,18 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Collects every route's zod schemas; the OpenAPI document is generated from them.
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Approva', version: '0' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new AppError(

@@ -12,10 +12,10 @@ import { AuthService } from './auth.service.js';
 import { createSessionRepo } from './session.repo.js';
 import { AccessTokens } from './tokens.js';
 
-export function buildAuthApp(kernel: Kernel): { app: HttpApp; auth: AuthService } {
+export async function buildAuthApp(kernel: Kernel): Promise<{ app: HttpApp; auth: AuthService }> {
   const { settings, logger, cache, stream } = kernel;
   const db = kernel.database.db.withTables<AuthTables & IdentityTables>();
-  const app = createHttpApp({
+  const app = await createHttpApp({
     service: 'auth',
     logger,
     metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,

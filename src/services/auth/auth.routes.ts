@@ -15,6 +15,7 @@ import {
 import type { AuthService, RequestContext } from './auth.service.js';
 
 const tags = ['auth'];
+// Public routes declare `security: []`: they skip forward-auth.
 
 function contextOf(request: FastifyRequest): RequestContext {
   const header = (name: string) => {
@@ -36,6 +37,7 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
       schema: {
         tags,
         summary: 'A new login captcha (SVG data URL)',
+        security: [],
         response: { 200: envelopeOf(captchaView) },
       },
     },
@@ -48,6 +50,7 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
       schema: {
         tags,
         summary: 'Sign in with a password',
+        security: [],
         body: loginBody,
         response: { 200: envelopeOf(tokenPair) },
       },
@@ -61,6 +64,7 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
       schema: {
         tags,
         summary: 'Rotate a refresh token',
+        security: [],
         body: refreshBody,
         response: { 200: envelopeOf(tokenPair) },
       },

@@ -39,7 +39,7 @@ export async function buildGatewayApp(
   options: GatewayOptions,
 ): Promise<{ app: HttpApp; close(): Promise<void> }> {
   const { settings, cache, upstreams } = options;
-  const app = createHttpApp({
+  const app = await createHttpApp({
     service: 'gateway',
     logger: options.logger,
     // Recorded here, served on the internal metrics listener: the gateway does not route /metrics.

@@ -14,10 +14,10 @@ import { TenantsService } from './tenants/tenants.service.js';
 import { registerUserRoutes } from './users/users.routes.js';
 import { UsersService } from './users/users.service.js';
 
-export function buildIdentityApp(kernel: Kernel): { app: HttpApp } {
+export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<IdentityTables>();
-  const app = createHttpApp({
+  const app = await createHttpApp({
     service: 'identity',
     logger,
     metrics: settings.metrics.enabled ? createMetrics('identity') : undefined,
