@@ -98,6 +98,42 @@ describe('identity headers', () => {
   });
 });
 
+describe('forward-auth over HTTP (one service per process)', () => {
+  it('passes the auth service verdicts through', async () => {
+    // No forwardAuth option: this gateway asks the auth service over HTTP, as in production.
+    const gateway = await extraGateway({});
+    try {
+      const ok = await fetch(`${gateway.url}/api/v1/me`, {
+        headers: { authorization: `Bearer ${await platform.adminToken()}` },
+      });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as any).data.username).toBe('admin');
+      const missing = await fetch(`${gateway.url}/api/v1/users`);
+      expect(missing.status).toBe(401);
+      expect(((await missing.json()) as any).code).toBe(40100);
+      const garbage = await fetch(`${gateway.url}/api/v1/users`, {
+        headers: { authorization: 'Bearer x.y.z' },
+      });
+      expect(((await garbage.json()) as any).code).toBe(40100);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('fails closed with 503 when the auth service cannot be reached', async () => {
+    const gateway = await extraGateway({}, { ...platform.serviceUrls, auth: 'http://127.0.0.1:1' });
+    try {
+      const res = await fetch(`${gateway.url}/api/v1/users`, {
+        headers: { authorization: `Bearer ${await platform.adminToken()}` },
+      });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as any).code).toBe(50300);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('HTTP conventions', () => {
   it('keeps a well-formed client request id and replaces a bad one', async () => {
     const kept = await platform.call('GET', '/api/v1/health/ready', {

@@ -69,6 +69,14 @@ export function toAppError(error: FastifyError): AppError {
     return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed request');
   }
   if (error.statusCode === 413) return new AppError(ERROR_CODES.BODY_TOO_LARGE);
+  // PostgreSQL class 22, "data exception": a value the client sent that the database cannot
+  // hold (a NUL character in text, an id beyond bigint, a string past a column's length).
+  if (typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code)) {
+    return new AppError(
+      ERROR_CODES.BAD_REQUEST,
+      'a value cannot be stored (out of range or invalid characters)',
+    );
+  }
   return new AppError(ERROR_CODES.INTERNAL);
 }
 
