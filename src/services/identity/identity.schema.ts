@@ -3,29 +3,14 @@ import { isWeakSecret } from '../../config/secrets.js';
 
 // Schema pieces shared by the identity features (users, roles, departments, tenants).
 
-/** Ids are positive integers below 10^15, well inside JSON's exact integer range. */
-const ID_PATTERN = /^[1-9]\d{0,14}$/;
-
-export const id = z.number().int().min(1).max(999_999_999_999_999);
-
-/** Path parameter `:id`; anything but a positive integer is a 400 (40000). */
-export const idParams = z.object({
-  id: z.string().regex(ID_PATTERN, 'must be a positive integer').transform(Number),
-});
-
-/** An id in a query string filter; same rule as a path id. */
-export const idQuery = z
-  .string()
-  .regex(ID_PATTERN, 'must be a positive integer')
-  .transform(Number)
-  .optional();
-
-/** A free-text filter (`keyword`): matched as literal text, `%` and `_` included. */
-export const keywordQuery = z.string().max(100).optional();
-
-/** Timestamps leave the service as ISO 8601 strings in UTC with milliseconds. */
-export const timestamp = z.iso.datetime();
-export const toIso = (value: Date) => value.toISOString();
+export {
+  id,
+  idParams,
+  idQuery,
+  keywordQuery,
+  timestamp,
+  toIso,
+} from '../../platform/http/params.js';
 
 export const status = z.enum(['active', 'disabled']);
 

@@ -2,7 +2,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
 import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
-import { conflictOnReference } from '../constraint-errors.js';
+import { conflictOnReference } from '../../../platform/db/constraint-errors.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';
 import { lockUserForReference } from '../users/users.repo.js';

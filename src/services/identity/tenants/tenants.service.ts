@@ -4,7 +4,10 @@ import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
 import { AppError } from '../../../platform/http/errors.js';
-import { conflictOnDuplicate, conflictOnReference } from '../constraint-errors.js';
+import {
+  conflictOnDuplicate,
+  conflictOnReference,
+} from '../../../platform/db/constraint-errors.js';
 import { invalidateUsers } from '../directory.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';

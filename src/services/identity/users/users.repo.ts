@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Page } from '../../../platform/http/envelope.js';
 import type { IdentityDb, IdentityTables } from '../identity.tables.js';
-import { containsPattern } from '../like-pattern.js';
+import { containsPattern } from '../../../platform/db/like-pattern.js';
 import type { UserFilter } from './users.schema.js';
 
 /** A user as the administration API shows it: never the password hash. */

@@ -1,5 +1,5 @@
-import { isUniqueViolation } from '../../platform/db/transaction.js';
-import { AppError } from '../../platform/http/errors.js';
+import { isUniqueViolation } from './transaction.js';
+import { AppError } from '../http/errors.js';
 
 /**
  * Awaits a write and turns a unique violation of `constraint` into a 409. Duplicates are found by
