@@ -11,11 +11,12 @@ import type { AuthService } from './services/auth/auth.service.js';
 import { LocalForwardAuth } from './services/gateway/forward-auth.js';
 import { buildGatewayApp } from './services/gateway/gateway.app.js';
 import { buildIdentityApp } from './services/identity/identity.app.js';
+import { buildBpmApp } from './services/bpm/bpm.app.js';
 import type { IdentityTables } from './services/identity/identity.tables.js';
 import { seedIdentity } from './services/identity/seed.js';
 
 /** Default port of each service in one-service-per-process mode. */
-export const SERVICE_PORTS: Record<ServiceName, number> = { auth: 8101, identity: 8102 };
+export const SERVICE_PORTS: Record<ServiceName, number> = { auth: 8101, identity: 8102, bpm: 8103 };
 
 export interface RunningPlatform {
   /** The gateway's base URL. */
@@ -36,6 +37,8 @@ export function buildService(
       return buildAuthApp(kernel);
     case 'identity':
       return buildIdentityApp(kernel);
+    case 'bpm':
+      return buildBpmApp(kernel);
   }
 }
 

@@ -105,6 +105,7 @@ const envSchema = z.object({
   ADMIN_INITIAL_PASSWORD: optionalText,
   AUTH_SERVICE_URL: url,
   IDENTITY_SERVICE_URL: url,
+  BPM_SERVICE_URL: url,
   UPLOAD_STORAGE_TYPE: z.enum(['local', 's3', 'minio']).default('local'),
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,
@@ -122,8 +123,8 @@ const envSchema = z.object({
 type Env = z.infer<typeof envSchema>;
 
 export type Settings = ReturnType<typeof shapeSettings>;
-export type ServiceName = 'auth' | 'identity';
-export const SERVICE_NAMES: readonly ServiceName[] = ['auth', 'identity'];
+export type ServiceName = 'auth' | 'identity' | 'bpm';
+export const SERVICE_NAMES: readonly ServiceName[] = ['auth', 'identity', 'bpm'];
 
 function shapeSettings(env: Env) {
   const dbPassword =
@@ -170,6 +171,7 @@ function shapeSettings(env: Env) {
     serviceUrls: {
       auth: env.AUTH_SERVICE_URL,
       identity: env.IDENTITY_SERVICE_URL,
+      bpm: env.BPM_SERVICE_URL,
     } as Record<ServiceName, string | undefined>,
     uploads: { storageType: env.UPLOAD_STORAGE_TYPE },
   };

@@ -18,6 +18,30 @@ export function trustGatewayHeaders(app: HttpApp, signingSecret: string): void {
   });
 }
 
+/** Checks a bearer token and returns its principal (the auth service's verify). */
+export type BearerVerifier = (
+  authorization: string | undefined,
+  method: string,
+  path: string,
+) => Promise<Principal>;
+
+/**
+ * For a service outside forward-auth (BPM): it validates the Bearer token itself on every
+ * request except `isPublic` ones; `X-Auth-*` headers are never trusted there.
+ */
+export function verifyBearerTokens(
+  app: HttpApp,
+  verify: BearerVerifier,
+  isPublic: (path: string) => boolean,
+): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0]!;
+    if (isPublic(path)) return;
+    request.principal = await verify(request.headers.authorization, request.method, path);
+  });
+}
+
 /** The caller, or 401 when the request carries no verified identity. */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError(ERROR_CODES.UNAUTHENTICATED);

@@ -3,8 +3,14 @@ import type { HttpApp } from './server.js';
 export type ReadinessCheck = () => Promise<unknown>;
 
 /** `GET /health/ready`: 200 when every check passes within 3 s, else 503 naming the failures. */
-export function registerReadiness(app: HttpApp, checks: Record<string, ReadinessCheck>): void {
-  app.get('/health/ready', { schema: { hide: true } }, async (_request, reply) => {
+export function registerReadiness(
+  app: HttpApp,
+  checks: Record<string, ReadinessCheck>,
+  paths: string[] = ['/health/ready'],
+): void {
+  for (const path of paths) app.get(path, { schema: { hide: true } }, ready);
+
+  async function ready(_request: unknown, reply: import('fastify').FastifyReply) {
     const failed: string[] = [];
     await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
@@ -27,5 +33,5 @@ export function registerReadiness(app: HttpApp, checks: Record<string, Readiness
       return reply.status(503).send({ code: 50300, message: 'not ready', data: { failed } });
     }
     return { code: 200, message: 'success', data: { status: 'ready' } };
-  });
+  }
 }

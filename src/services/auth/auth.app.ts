@@ -12,17 +12,11 @@ import { AuthService } from './auth.service.js';
 import { createSessionRepo } from './session.repo.js';
 import { AccessTokens } from './tokens.js';
 
-export async function buildAuthApp(kernel: Kernel): Promise<{ app: HttpApp; auth: AuthService }> {
+/** The auth service's rules over the kernel's database, cache and stream. */
+export function createAuthService(kernel: Kernel): AuthService {
   const { settings, logger, cache, stream } = kernel;
   const db = kernel.database.db.withTables<AuthTables & IdentityTables>();
-  const app = await createHttpApp({
-    service: 'auth',
-    logger,
-    metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
-    trustProxy: true,
-  });
-  trustGatewayHeaders(app, settings.gateway.signingSecret);
-  const auth = new AuthService({
+  return new AuthService({
     sessions: createSessionRepo(db),
     directory: createIdentityDirectory(db, cache),
     cache,
@@ -32,6 +26,19 @@ export async function buildAuthApp(kernel: Kernel): Promise<{ app: HttpApp; auth
     refreshTtlMs: settings.auth.refreshTokenTtlMs,
     captchaMode: settings.auth.captcha,
   });
+}
+
+export async function buildAuthApp(kernel: Kernel): Promise<{ app: HttpApp; auth: AuthService }> {
+  const { settings, logger, cache } = kernel;
+  const db = kernel.database.db.withTables<AuthTables & IdentityTables>();
+  const app = await createHttpApp({
+    service: 'auth',
+    logger,
+    metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
+    trustProxy: true,
+  });
+  trustGatewayHeaders(app, settings.gateway.signingSecret);
+  const auth = createAuthService(kernel);
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),

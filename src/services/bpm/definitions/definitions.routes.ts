@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
+import { idParams } from '../../../platform/http/params.js';
+import type { HttpApp } from '../../../platform/http/server.js';
+import type { TenantDirectoryFactory } from '../bpm.app.js';
+import {
+  createDefinitionBody,
+  definitionView,
+  listDefinitionsQuery,
+  updateDefinitionBody,
+} from './definitions.schema.js';
+import type { DefinitionsService } from './definitions.service.js';
+
+const tags = ['bpm'];
+const one = { 200: envelopeOf(definitionView) };
+
+export function registerDefinitionRoutes(
+  app: HttpApp,
+  definitions: DefinitionsService,
+  directoryOf: TenantDirectoryFactory,
+): void {
+  app.get(
+    '/api/v1/bpm/definitions',
+    {
+      preHandler: requirePermission('bpm:definition:list'),
+      schema: {
+        tags,
+        summary: 'Definition versions of the tenant',
+        querystring: listDefinitionsQuery,
+        response: { 200: envelopeOf(listOf(definitionView)) },
+      },
+    },
+    async (request) => ok(await definitions.list(principalOf(request), request.query)),
+  );
+
+  app.post(
+    '/api/v1/bpm/definitions',
+    {
+      preHandler: requirePermission('bpm:definition:create'),
+      schema: {
+        tags,
+        summary: 'Create version 1 of a definition, as a draft',
+        body: createDefinitionBody,
+        response: one,
+      },
+    },
+    async (request) => ok(await definitions.create(principalOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/bpm/definitions/:id',
+    {
+      preHandler: requirePermission('bpm:definition:list'),
+      schema: { tags, summary: 'One definition version', params: idParams, response: one },
+    },
+    async (request) => ok(await definitions.get(principalOf(request), request.params.id)),
+  );
+
+  app.put(
+    '/api/v1/bpm/definitions/:id',
+    {
+      preHandler: requirePermission('bpm:definition:update'),
+      schema: {
+        tags,
+        summary: 'Change a draft',
+        params: idParams,
+        body: updateDefinitionBody,
+        response: one,
+      },
+    },
+    async (request) =>
+      ok(await definitions.update(principalOf(request), request.params.id, request.body)),
+  );
+
+  const transition = (
+    path: string,
+    permission: string,
+    summary: string,
+    run: (p: ReturnType<typeof principalOf>, id: number) => Promise<unknown>,
+  ) =>
+    app.post(
+      `/api/v1/bpm/definitions/:id/${path}`,
+      {
+        preHandler: requirePermission(permission),
+        schema: { tags, summary, params: idParams, response: one },
+      },
+      async (request) =>
+        ok((await run(principalOf(request), request.params.id)) as z.infer<typeof definitionView>),
+    );
+  transition(
+    'publish',
+    'bpm:definition:publish',
+    'Publish after full-tree validation; archives the published version',
+    (p, id) => definitions.publish(p, id),
+  );
+  transition(
+    'new-version',
+    'bpm:definition:create',
+    'A new draft copied from this version',
+    (p, id) => definitions.newVersion(p, id),
+  );
+  transition('suspend', 'bpm:definition:suspend', 'No new instances; running ones go on', (p, id) =>
+    definitions.suspend(p, id),
+  );
+
+  app.get(
+    '/api/v1/bpm/startable',
+    {
+      schema: {
+        tags,
+        summary: 'Published flow-form definitions the caller may start',
+        response: { 200: envelopeOf(z.array(definitionView)) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return ok(
+        await definitions.startable(
+          principal,
+          await directoryOf(principal.tenantId).profile(principal.userId),
+        ),
+      );
+    },
+  );
+}

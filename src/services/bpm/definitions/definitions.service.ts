@@ -1,0 +1,265 @@
+import type { Principal } from '../../../platform/auth/principal.js';
+import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import { pageResult, parsePage } from '../../../platform/http/envelope.js';
+import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import { toIso, toIsoOrNull } from '../../../platform/http/params.js';
+import type { BpmDb, Starters } from '../bpm.tables.js';
+import { validateFormSchema } from '../engine/form.js';
+import type { FormSchema } from '../engine/types.js';
+import { validateTree } from '../engine/validate-tree.js';
+import type { UserProfile } from '../../identity/assignee-directory.js';
+import {
+  archivePublished,
+  bizTypeOwner,
+  findDefinition,
+  insertDefinition,
+  latestVersion,
+  listDefinitions,
+  listPublishedFlows,
+  lockDefinition,
+  setStatus,
+  updateDraft,
+  VERSION_CONSTRAINT,
+  type DefinitionRow,
+} from './definitions.repo.js';
+import type {
+  CreateDefinitionInput,
+  DefinitionView,
+  ListDefinitionsQuery,
+  UpdateDefinitionInput,
+} from './definitions.schema.js';
+
+export interface DefinitionsServiceOptions {
+  db: BpmDb;
+}
+
+export function toDefinitionView(row: DefinitionRow): DefinitionView {
+  return {
+    id: row.id,
+    key: row.key,
+    name: row.name,
+    category: row.category,
+    version: row.version,
+    status: row.status,
+    form_mode: row.form_mode,
+    biz_type: row.biz_type,
+    form_schema: row.form_schema,
+    node_tree: row.node_tree,
+    starters: row.starters,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+    published_at: toIsoOrNull(row.published_at),
+  };
+}
+
+/** Empty lists everywhere: every active user of the tenant may start it. */
+export function mayStart(starters: Starters, user: UserProfile): boolean {
+  const users = starters.user_ids ?? [];
+  const roles = starters.role_ids ?? [];
+  const depts = starters.dept_ids ?? [];
+  if (!user.active) return false;
+  if (users.length === 0 && roles.length === 0 && depts.length === 0) return true;
+  return (
+    users.includes(user.id) ||
+    roles.some((r) => user.roleIds.includes(r)) ||
+    (user.deptId !== null && depts.includes(user.deptId))
+  );
+}
+
+/** Problems with the business anchor type: required for business forms, absent for flow forms. */
+function bizTypeProblems(
+  formMode: 'flow' | 'business',
+  bizType: string | null | undefined,
+): FieldProblem[] {
+  if (formMode === 'business' && !bizType) {
+    return [
+      { field: 'biz_type', rule: 'required', message: 'business definitions register a biz_type' },
+    ];
+  }
+  if (formMode === 'flow' && bizType) {
+    return [
+      {
+        field: 'biz_type',
+        rule: 'format',
+        message: 'flow-form anchors are generated (flow:<key>)',
+      },
+    ];
+  }
+  return [];
+}
+
+/** Definition design: drafts, publishing with full validation, versions, suspension. */
+export class DefinitionsService {
+  constructor(private readonly o: DefinitionsServiceOptions) {}
+
+  async list(principal: Principal, query: ListDefinitionsQuery) {
+    const page = parsePage(query);
+    const { rows, total } = await listDefinitions(this.o.db, principal.tenantId, query, page);
+    return pageResult(rows.map(toDefinitionView), total, page);
+  }
+
+  async get(principal: Principal, id: number): Promise<DefinitionView> {
+    return toDefinitionView(await this.require(this.o.db, principal.tenantId, id));
+  }
+
+  private async require(
+    db: BpmDb,
+    tenantId: number,
+    id: number,
+    lock = false,
+  ): Promise<DefinitionRow> {
+    const row = lock
+      ? await lockDefinition(db, tenantId, id)
+      : await findDefinition(db, tenantId, id);
+    if (!row) throw AppError.notFound('definition');
+    return row;
+  }
+
+  private async checkBizType(
+    db: BpmDb,
+    tenantId: number,
+    key: string,
+    formMode: 'flow' | 'business',
+    bizType: string | null,
+  ) {
+    const problems = bizTypeProblems(formMode, bizType);
+    if (bizType && problems.length === 0) {
+      const owner = await bizTypeOwner(db, tenantId, bizType, key);
+      if (owner)
+        problems.push({
+          field: 'biz_type',
+          rule: 'format',
+          message: `biz_type is registered by ${owner}`,
+        });
+    }
+    return problems;
+  }
+
+  async create(principal: Principal, input: CreateDefinitionInput): Promise<DefinitionView> {
+    const bizType = input.biz_type ?? null;
+    const problems = [
+      ...validateFormSchema(input.form_schema),
+      ...(await this.checkBizType(
+        this.o.db,
+        principal.tenantId,
+        input.key,
+        input.form_mode,
+        bizType,
+      )),
+    ];
+    if (problems.length > 0) throw AppError.validation(problems);
+    const row = await conflictOnDuplicate(
+      insertDefinition(this.o.db, {
+        tenant_id: principal.tenantId,
+        key: input.key,
+        name: input.name,
+        category: input.category ?? null,
+        version: 1,
+        form_mode: input.form_mode,
+        biz_type: bizType,
+        form_schema: input.form_schema,
+        node_tree: input.node_tree,
+        starters: input.starters ?? {},
+        created_by: principal.userId,
+      }),
+      VERSION_CONSTRAINT,
+      `definition key ${input.key} already exists`,
+    );
+    return toDefinitionView(row);
+  }
+
+  async update(
+    principal: Principal,
+    id: number,
+    input: UpdateDefinitionInput,
+  ): Promise<DefinitionView> {
+    return inTransaction(this.o.db, async (trx) => {
+      const row = await this.require(trx, principal.tenantId, id, true);
+      if (row.status !== 'draft')
+        throw AppError.conflict(`only drafts change; this version is ${row.status}`);
+      const formMode = input.form_mode ?? row.form_mode;
+      const bizType = input.biz_type === undefined ? row.biz_type : input.biz_type;
+      const problems = [
+        ...(input.form_schema !== undefined ? validateFormSchema(input.form_schema) : []),
+        ...(await this.checkBizType(trx, principal.tenantId, row.key, formMode, bizType)),
+      ];
+      if (problems.length > 0) throw AppError.validation(problems);
+      return toDefinitionView(
+        await updateDraft(trx, principal.tenantId, id, { ...input, biz_type: bizType }),
+      );
+    });
+  }
+
+  /**
+   * Validates the whole tree against the form schema, reporting every problem with its node id;
+   * archives the key's published version in the same transaction. Running instances keep the
+   * version they froze.
+   */
+  async publish(principal: Principal, id: number): Promise<DefinitionView> {
+    return inTransaction(this.o.db, async (trx) => {
+      const row = await this.require(trx, principal.tenantId, id, true);
+      if (row.status !== 'draft' && row.status !== 'suspended') {
+        throw AppError.conflict(`a ${row.status} version cannot be published`);
+      }
+      const schemaProblems = validateFormSchema(row.form_schema);
+      const problems = [
+        ...schemaProblems,
+        ...(schemaProblems.length === 0
+          ? validateTree(row.node_tree, row.form_schema as FormSchema)
+          : []),
+        ...bizTypeProblems(row.form_mode, row.biz_type),
+      ];
+      if (problems.length > 0)
+        throw AppError.validation(problems, 'the definition cannot be published');
+      await archivePublished(trx, principal.tenantId, row.key);
+      return toDefinitionView(await setStatus(trx, principal.tenantId, id, 'published', true));
+    });
+  }
+
+  /** A new draft copied from `id`, numbered after the key's latest version; one draft at a time. */
+  async newVersion(principal: Principal, id: number): Promise<DefinitionView> {
+    const source = await this.require(this.o.db, principal.tenantId, id);
+    const latest = await latestVersion(this.o.db, principal.tenantId, source.key);
+    if (latest.draftId !== null)
+      throw AppError.conflict(`draft ${latest.draftId} of ${source.key} already exists`);
+    const row = await conflictOnDuplicate(
+      insertDefinition(this.o.db, {
+        tenant_id: principal.tenantId,
+        key: source.key,
+        name: source.name,
+        category: source.category,
+        version: latest.version + 1,
+        form_mode: source.form_mode,
+        biz_type: source.biz_type,
+        form_schema: source.form_schema,
+        node_tree: source.node_tree,
+        starters: source.starters,
+        created_by: principal.userId,
+      }),
+      VERSION_CONSTRAINT,
+      'another new version was created at the same time',
+    );
+    return toDefinitionView(row);
+  }
+
+  /** No new instances of a suspended version; running ones go on. */
+  async suspend(principal: Principal, id: number): Promise<DefinitionView> {
+    return inTransaction(this.o.db, async (trx) => {
+      const row = await this.require(trx, principal.tenantId, id, true);
+      if (row.status !== 'published')
+        throw AppError.conflict(`only a published version can be suspended`);
+      return toDefinitionView(await setStatus(trx, principal.tenantId, id, 'suspended'));
+    });
+  }
+
+  /** Published flow-form definitions the caller may start. */
+  async startable(
+    principal: Principal,
+    profile: UserProfile | undefined,
+  ): Promise<DefinitionView[]> {
+    if (!profile) return [];
+    const rows = await listPublishedFlows(this.o.db, principal.tenantId);
+    return rows.filter((row) => mayStart(row.starters, profile)).map(toDefinitionView);
+  }
+}

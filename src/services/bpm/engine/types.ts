@@ -1,0 +1,272 @@
+/**
+ * The approval engine's data: definitions (node tree, form schema) as the designer writes them
+ * (camelCase), and the instance state the pure engine reads and returns. No I/O anywhere in
+ * engine/: identity data comes through the `AssigneeDirectory` interface.
+ */
+
+// ---------------------------------------------------------------- definitions
+
+export type FieldType =
+  'input' | 'textarea' | 'number' | 'amount' | 'select' | 'radio' | 'date' | 'switch';
+
+export interface FormField {
+  key: string;
+  label: string;
+  type: FieldType;
+  required?: boolean;
+  /** select / radio: the allowed values (plain strings). */
+  options?: string[];
+  /** number: bounds; amount: bounds in yuan. */
+  min?: number;
+  max?: number;
+}
+
+export interface FormSchema {
+  fields: FormField[];
+}
+
+/** A validated form snapshot: declared keys only; `amount` values in integer cents. */
+export type FormData = Record<string, string | number | boolean | null>;
+
+export type ConditionOp =
+  'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'not_in' | 'contains' | 'empty' | 'not_empty';
+
+/** Conditions are data: a comparison, or `all` / `any` groups that nest. */
+export type Condition =
+  { field: string; op: ConditionOp; value?: unknown } | { all: Condition[] } | { any: Condition[] };
+
+export type AssigneeRule =
+  | { type: 'users'; userIds: number[] }
+  | { type: 'roles'; roleIds: number[] }
+  | { type: 'dept_leader'; source: 'initiator'; level?: number }
+  | { type: 'dept_leader'; source: 'form_field'; field: string; level?: number }
+  | { type: 'initiator_selected' };
+
+export type ApprovalMode = 'and' | 'or' | 'sequential';
+export type TimeoutAction = 'remind' | 'auto_approve' | 'auto_reject';
+export type EmptyAssigneeStrategy = 'auto_pass' | 'fallback_users' | 'suspend';
+
+interface NodeBase {
+  id: string;
+  name: string;
+  hiddenFields?: string[];
+  child?: FlowNode | null;
+}
+
+export interface StartNode extends NodeBase {
+  type: 'start';
+}
+
+export interface ApprovalNode extends NodeBase {
+  type: 'approval';
+  assignee: AssigneeRule;
+  mode: ApprovalMode;
+  allowBackPrev?: boolean;
+  /** Default `terminate`. */
+  onReject?: 'terminate' | 'initiator';
+  timeout?: { hours: number; action: TimeoutAction };
+  /** Default `{strategy: 'suspend'}`. */
+  emptyAssignee?: { strategy: EmptyAssigneeStrategy; userIds?: number[] };
+}
+
+export interface CcNode extends NodeBase {
+  type: 'cc';
+  assignee: AssigneeRule;
+}
+
+export interface Branch {
+  id: string;
+  name: string;
+  condition?: Condition;
+  default?: boolean;
+  child: FlowNode | null;
+}
+
+export interface BranchNode extends NodeBase {
+  type: 'branch';
+  branches: Branch[];
+}
+
+export type FlowNode = StartNode | ApprovalNode | CcNode | BranchNode;
+
+// ---------------------------------------------------------------- identity, as the engine sees it
+
+export interface DirectoryUser {
+  id: number;
+  deptId: number | null;
+  active: boolean;
+}
+
+/**
+ * Identity lookups the engine needs, scoped to the instance's tenant by the implementation.
+ * Async so persistence can back it with SQL; tests back it with plain arrays.
+ */
+export interface AssigneeDirectory {
+  /** The users among `ids` that exist in the tenant (active or not). */
+  users(ids: number[]): Promise<DirectoryUser[]>;
+  /** Users holding any of the roles, in the tenant. */
+  usersInRoles(roleIds: number[]): Promise<DirectoryUser[]>;
+  /** The department's parent id, or null at the top; undefined when the department does not exist. */
+  parentOf(deptId: number): Promise<number | null | undefined>;
+  /** The department's leader, or null when it has none; undefined when it does not exist. */
+  leaderOf(deptId: number): Promise<number | null | undefined>;
+}
+
+// ---------------------------------------------------------------- instance state
+
+export type InstanceStatus =
+  'running' | 'suspended' | 'approved' | 'rejected' | 'canceled' | 'terminated';
+export const TERMINAL_STATUSES: readonly InstanceStatus[] = [
+  'approved',
+  'rejected',
+  'canceled',
+  'terminated',
+];
+
+export type TaskStatus = 'pending' | 'waiting' | 'done' | 'canceled';
+export type TaskResult =
+  'approved' | 'rejected' | 'returned' | 'auto_approved' | 'auto_rejected' | 'resolved';
+/** `approval` tasks belong to an approval node; a `resubmit` task asks the initiator to edit and resubmit. */
+export type TaskKind = 'approval' | 'resubmit';
+
+export interface TaskState {
+  /** Database id; new tasks opened by the engine carry a negative temporary id until stored. */
+  id: number;
+  nodeId: string;
+  kind: TaskKind;
+  assigneeId: number;
+  originalAssigneeId: number | null;
+  delegatorId: number | null;
+  status: TaskStatus;
+  result: TaskResult | null;
+  round: number;
+  /** Order within a sequential node (0-based); 0 for the other modes. */
+  seq: number;
+  comment: string | null;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  dueAt: number | null;
+  finishedAt: number | null;
+  /** Added by add-sign rather than resolved from the rule. */
+  addedBySign: boolean;
+}
+
+export interface SuspendReason {
+  code: 'empty_assignee' | 'condition_failed';
+  node_id: string;
+  detail: string;
+}
+
+export interface InstanceState {
+  status: InstanceStatus;
+  round: number;
+  form: FormData;
+  initiatorId: number;
+  initiatorDeptId: number | null;
+  initiatorRoleIds: number[];
+  /** `selected_assignees` of the start request, by node id (initiator_selected nodes). */
+  selectedAssignees: Record<string, number[]>;
+  /** The node ids entered, in order: the path actually taken. */
+  path: string[];
+  /** The approval node whose tasks are open, or null (not started, suspended elsewhere, ended). */
+  currentNodeId: string | null;
+  suspendReason: SuspendReason | null;
+  /** Every task of the instance, all rounds. */
+  tasks: TaskState[];
+}
+
+// ---------------------------------------------------------------- effects
+
+export type LogAction =
+  | 'start'
+  | 'approve'
+  | 'reject'
+  | 'transfer'
+  | 'return_initiator'
+  | 'return_previous'
+  | 'add_sign'
+  | 'delegate'
+  | 'resolve'
+  | 'cancel'
+  | 'resubmit'
+  | 'terminate'
+  | 'resume'
+  | 'auto_pass'
+  | 'auto_approve'
+  | 'auto_reject'
+  | 'remind'
+  | 'cc'
+  | 'branch'
+  | 'suspend'
+  | 'finish';
+
+export interface LogEntry {
+  nodeId: string | null;
+  nodeName: string | null;
+  action: LogAction;
+  /** 0 is the system. */
+  operatorId: number;
+  comment: string | null;
+  round: number;
+}
+
+export type NotificationKind = 'todo' | 'cc' | 'timeout' | 'terminal';
+
+/** What persistence must write besides the new state (which it diffs for tasks). */
+export type Effect =
+  | { type: 'log'; entry: LogEntry }
+  | { type: 'cc'; nodeId: string; userIds: number[] }
+  | { type: 'notify'; kind: NotificationKind; userIds: number[]; nodeId: string | null }
+  | { type: 'delegation'; taskId: number; fromUserId: number; toUserId: number }
+  /** The instance reached a terminal state: outbox callback (business instances) and notice. */
+  | { type: 'terminal'; status: InstanceStatus };
+
+export interface EngineResult {
+  state: InstanceState;
+  effects: Effect[];
+}
+
+export type ActionName =
+  | 'approve'
+  | 'reject'
+  | 'transfer'
+  | 'return_initiator'
+  | 'return_previous'
+  | 'add_sign'
+  | 'delegate'
+  | 'resolve'
+  | 'cancel'
+  | 'resubmit'
+  | 'terminate';
+
+export type Action =
+  | { type: 'approve'; taskId: number; comment?: string | null; form?: FormData }
+  | { type: 'reject'; taskId: number; comment: string }
+  | { type: 'transfer'; taskId: number; toUserId: number; comment?: string | null }
+  | { type: 'return'; taskId: number; to: 'initiator' | 'previous'; comment: string }
+  | { type: 'add_sign'; taskId: number; userIds: number[]; comment?: string | null }
+  | { type: 'delegate'; taskId: number; toUserId: number; comment?: string | null }
+  | { type: 'resolve'; taskId: number; comment?: string | null }
+  | { type: 'cancel'; comment?: string | null }
+  /** `form` is already validated against the schema by the caller. */
+  | { type: 'resubmit'; form: FormData }
+  | { type: 'terminate'; comment?: string | null }
+  | { type: 'resume'; comment?: string | null };
+
+/** Who acts: a person, or the system (id 0, for timeouts) with `system: true`. */
+export interface Actor {
+  userId: number;
+  platformAdmin: boolean;
+  system?: boolean;
+}
+
+/** Everything an engine call needs besides the state. */
+export interface EngineContext {
+  tree: FlowNode;
+  schema: FormSchema;
+  directory: AssigneeDirectory;
+  /** Milliseconds since the epoch; injected so timeouts are testable. */
+  now: number;
+  /** Next temporary (negative) task id; the engine calls it for every task it opens. */
+  newTaskId: () => number;
+}

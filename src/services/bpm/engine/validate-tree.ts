@@ -1,0 +1,499 @@
+/**
+ * Publish-time validation of a whole node tree (BPM.md "Publishing validates the whole tree"):
+ * every problem at once, each naming the node at fault as `field: "node_tree.<id>"` (plain
+ * `node_tree` when the node has no usable id) with the id in the message too. A problem of one
+ * branch of a branch node (its id, name, condition) names the branch's id, since ids are unique
+ * across nodes and branches alike; problems of the branch node as a whole (too few branches,
+ * two defaults) name the branch node.
+ *
+ * Decisions where BPM.md is silent:
+ * - Reachability: a tree has no links other than `child` and `branches`, so every node, and so
+ *   every `initiator_selected` node, is reachable from the root by construction, and nothing
+ *   follows a branch node except through its `child`, which every chosen branch continues to.
+ *   Only condition values could hide a node, and conditions are not evaluated here.
+ * - Nesting is capped at MAX_TREE_DEPTH nodes on any path from the root (child links and
+ *   branch entries both count) and conditions at MAX_CONDITION_DEPTH levels, so every
+ *   recursive walker of a published tree is safe; deeper input is a `range` problem.
+ * - An `amount` condition compares integer cents (`1000000` is 10 000 yuan), as the stored form.
+ * - `initiator.dept_id` compares a positive integer. `initiator.role_ids` is a list: it takes
+ *   `contains` (one role id), `in`/`not_in` (holds any / none of the ids) and `empty`/`not_empty`;
+ *   `eq`/`ne` are refused there because condition.ts compares scalars only and would always
+ *   fail, suspending every instance.
+ * - A `dept_leader` rule with `source: form_field` must name a `number` field: assignees.ts
+ *   reads the department id as an integer from it.
+ * - A default branch must not carry a condition (it would never be read); `empty`/`not_empty`
+ *   accept `value` absent or null; `in`/`not_in` need a non-empty array; `contains` on text
+ *   needs a non-empty string; `eq` on select/radio must name one of the options.
+ * - `timeout.hours` is capped at MAX_TIMEOUT_HOURS so a due date stays a real timestamp.
+ * - Unknown extra keys are ignored everywhere.
+ */
+import type { FieldProblem } from '../../../platform/http/errors.js';
+import { isCalendarDate, isPlainObject } from './form.js';
+import type { ConditionOp, FieldType, FormField, FormSchema } from './types.js';
+
+export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const MAX_TREE_DEPTH = 200;
+export const MAX_CONDITION_DEPTH = 50;
+/** Ten years. */
+export const MAX_TIMEOUT_HOURS = 87_600;
+
+export const CONDITION_OPS: readonly ConditionOp[] = [
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'not_in',
+  'contains',
+  'empty',
+  'not_empty',
+];
+
+type Rule = FieldProblem['rule'];
+/** What a condition's `field` names: a form field's type or one of the initiator's attributes. */
+type FieldKind = FieldType | 'dept_id' | 'role_ids';
+
+const COMMON_OPS: ConditionOp[] = ['eq', 'ne', 'in', 'not_in', 'empty', 'not_empty'];
+const ORDERED_OPS: ConditionOp[] = [...COMMON_OPS, 'gt', 'gte', 'lt', 'lte'];
+const OPS_BY_KIND: Record<FieldKind, ConditionOp[]> = {
+  input: [...COMMON_OPS, 'contains'],
+  textarea: [...COMMON_OPS, 'contains'],
+  select: COMMON_OPS,
+  radio: COMMON_OPS,
+  switch: COMMON_OPS,
+  number: ORDERED_OPS,
+  amount: ORDERED_OPS,
+  date: ORDERED_OPS,
+  dept_id: COMMON_OPS,
+  role_ids: ['in', 'not_in', 'contains', 'empty', 'not_empty'],
+};
+
+/** Where a problem is reported: the `field` of the entry and the subject of its message. */
+interface Fault {
+  field: string;
+  subject: string;
+}
+
+interface Walk {
+  problems: FieldProblem[];
+  ids: Set<string>;
+  fields: Map<string, FormField>;
+}
+
+function report(walk: Walk, at: Fault, rule: Rule, message: string): void {
+  walk.problems.push({ field: at.field, rule, message: `${at.subject}: ${message}` });
+}
+
+function faultOf(kind: 'node' | 'branch', id: unknown, location: string): Fault {
+  return typeof id === 'string' && id !== ''
+    ? { field: `node_tree.${id}`, subject: `${kind} "${id}"` }
+    : { field: 'node_tree', subject: `${kind} at ${location}` };
+}
+
+const isPositiveId = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) > 0;
+
+/** Why `value` is not a non-empty array of positive integer ids, or null when it is. */
+function idListProblem(value: unknown, name: string): [Rule, string] | null {
+  if (value === undefined) return ['required', `${name} is required`];
+  if (!Array.isArray(value)) return ['type', `${name} must be an array of ids`];
+  if (value.length === 0) return ['required', `${name} must not be empty`];
+  if (!value.every(isPositiveId)) return ['type', `${name} must hold positive integer ids`];
+  return null;
+}
+
+function checkOneOf(walk: Walk, at: Fault, name: string, value: unknown, allowed: string[]): void {
+  if (value === undefined) report(walk, at, 'required', `${name} is required`);
+  else if (typeof value !== 'string' || !allowed.includes(value)) {
+    report(walk, at, 'option', `${name} must be one of ${allowed.join(', ')}`);
+  }
+}
+
+/**
+ * Validates a definition's node tree against its (already validated) form schema; `[]` when
+ * it can be published.
+ */
+export function validateTree(tree: unknown, schema: FormSchema): FieldProblem[] {
+  const walk: Walk = {
+    problems: [],
+    ids: new Set(),
+    fields: new Map(schema.fields.map((f) => [f.key, f])),
+  };
+  if (!isPlainObject(tree)) {
+    return [{ field: 'node_tree', rule: 'type', message: 'node_tree must be a node object' }];
+  }
+  if (tree.type !== 'start') {
+    report(
+      walk,
+      faultOf('node', tree.id, 'the root'),
+      'format',
+      'the first node must be a start node',
+    );
+  }
+  walkChain(walk, tree, 1, 'node_tree');
+  return walk.problems;
+}
+
+/** Walks a chain along `child` iteratively; recursion happens only into branches. */
+function walkChain(walk: Walk, first: unknown, depth: number, location: string): void {
+  let raw = first;
+  let where = location;
+  for (let d = depth; raw !== undefined && raw !== null; d++) {
+    if (!isPlainObject(raw)) {
+      report(
+        walk,
+        { field: 'node_tree', subject: `node at ${where}` },
+        'type',
+        'a node must be an object',
+      );
+      return;
+    }
+    const at = faultOf('node', raw.id, where);
+    if (d > MAX_TREE_DEPTH) {
+      report(walk, at, 'range', `the tree is nested deeper than ${MAX_TREE_DEPTH} nodes`);
+      return;
+    }
+    checkNode(walk, raw, at, d, where);
+    raw = raw.child;
+    where = `${where}.child`;
+  }
+}
+
+function checkId(walk: Walk, at: Fault, id: unknown): void {
+  if (id === undefined || id === '') report(walk, at, 'required', 'id is required');
+  else if (typeof id !== 'string') report(walk, at, 'type', 'id must be a string');
+  else if (!NODE_ID_PATTERN.test(id)) {
+    report(walk, at, 'format', 'id must be 1 to 64 letters, digits, _ or -');
+  } else if (walk.ids.has(id)) report(walk, at, 'format', `id "${id}" is used more than once`);
+  else walk.ids.add(id);
+}
+
+function checkName(walk: Walk, at: Fault, name: unknown): void {
+  if (name === undefined || name === '') report(walk, at, 'required', 'name is required');
+  else if (typeof name !== 'string') report(walk, at, 'type', 'name must be a string');
+}
+
+function checkNode(
+  walk: Walk,
+  node: Record<string, unknown>,
+  at: Fault,
+  depth: number,
+  where: string,
+): void {
+  checkId(walk, at, node.id);
+  checkName(walk, at, node.name);
+  checkHiddenFields(walk, at, node.hiddenFields);
+  switch (node.type) {
+    case 'start':
+      if (depth > 1) {
+        report(walk, at, 'format', 'a start node may only be the first node of the tree');
+      }
+      return;
+    case 'approval':
+      checkApproval(walk, at, node);
+      return;
+    case 'cc':
+      checkAssignee(walk, at, node.assignee, false);
+      return;
+    case 'branch':
+      checkBranches(walk, at, node.branches, depth, where);
+      return;
+    case undefined:
+      report(walk, at, 'required', 'type is required');
+      return;
+    default:
+      report(walk, at, 'option', 'type must be one of start, approval, cc, branch');
+  }
+}
+
+function checkHiddenFields(walk: Walk, at: Fault, hidden: unknown): void {
+  if (hidden === undefined) return;
+  if (!Array.isArray(hidden)) {
+    report(walk, at, 'type', 'hiddenFields must be an array of form field keys');
+    return;
+  }
+  for (const key of hidden) {
+    if (typeof key !== 'string') report(walk, at, 'type', 'hiddenFields must hold strings');
+    else if (!walk.fields.has(key)) {
+      report(walk, at, 'option', `hiddenFields names "${key}", which the form does not declare`);
+    }
+  }
+}
+
+function checkApproval(walk: Walk, at: Fault, node: Record<string, unknown>): void {
+  checkAssignee(walk, at, node.assignee, true);
+  checkOneOf(walk, at, 'mode', node.mode, ['and', 'or', 'sequential']);
+  if (node.allowBackPrev !== undefined && typeof node.allowBackPrev !== 'boolean') {
+    report(walk, at, 'type', 'allowBackPrev must be true or false');
+  }
+  if (node.onReject !== undefined) {
+    checkOneOf(walk, at, 'onReject', node.onReject, ['terminate', 'initiator']);
+  }
+  const { timeout, emptyAssignee } = node;
+  if (timeout !== undefined) {
+    if (!isPlainObject(timeout)) report(walk, at, 'type', 'timeout must be {hours, action}');
+    else {
+      const { hours } = timeout;
+      if (hours === undefined) report(walk, at, 'required', 'timeout.hours is required');
+      else if (typeof hours !== 'number' || !Number.isFinite(hours)) {
+        report(walk, at, 'type', 'timeout.hours must be a number');
+      } else if (hours <= 0 || hours > MAX_TIMEOUT_HOURS) {
+        report(walk, at, 'range', `timeout.hours must be above 0 and at most ${MAX_TIMEOUT_HOURS}`);
+      }
+      checkOneOf(walk, at, 'timeout.action', timeout.action, [
+        'remind',
+        'auto_approve',
+        'auto_reject',
+      ]);
+    }
+  }
+  if (emptyAssignee !== undefined) {
+    if (!isPlainObject(emptyAssignee)) {
+      report(walk, at, 'type', 'emptyAssignee must be {strategy, userIds?}');
+    } else {
+      const { strategy } = emptyAssignee;
+      checkOneOf(walk, at, 'emptyAssignee.strategy', strategy, [
+        'auto_pass',
+        'fallback_users',
+        'suspend',
+      ]);
+      if (strategy === 'fallback_users') {
+        const bad = idListProblem(emptyAssignee.userIds, 'emptyAssignee.userIds');
+        if (bad) report(walk, at, bad[0], bad[1]);
+      }
+    }
+  }
+}
+
+function checkAssignee(walk: Walk, at: Fault, rule: unknown, allowSelected: boolean): void {
+  if (rule === undefined || rule === null) {
+    report(walk, at, 'required', 'assignee is required');
+    return;
+  }
+  if (!isPlainObject(rule)) {
+    report(walk, at, 'type', 'assignee must be an assignee rule object');
+    return;
+  }
+  let bad: [Rule, string] | null = null;
+  switch (rule.type) {
+    case 'users':
+      bad = idListProblem(rule.userIds, 'assignee.userIds');
+      break;
+    case 'roles':
+      bad = idListProblem(rule.roleIds, 'assignee.roleIds');
+      break;
+    case 'dept_leader':
+      checkOneOf(walk, at, 'assignee.source', rule.source, ['initiator', 'form_field']);
+      if (rule.source === 'form_field') {
+        if (rule.field === undefined || rule.field === '') {
+          report(walk, at, 'required', 'assignee.field is required when source is form_field');
+        } else if (typeof rule.field !== 'string' || !walk.fields.has(rule.field)) {
+          report(walk, at, 'option', 'assignee.field must name a declared form field');
+        } else if (walk.fields.get(rule.field)?.type !== 'number') {
+          report(
+            walk,
+            at,
+            'type',
+            `assignee.field "${rule.field}" must be a number field (a department id)`,
+          );
+        }
+      }
+      if (rule.level !== undefined) {
+        if (!Number.isSafeInteger(rule.level)) bad = ['type', 'assignee.level must be an integer'];
+        else if ((rule.level as number) < 1) bad = ['range', 'assignee.level must be at least 1'];
+      }
+      break;
+    case 'initiator_selected':
+      if (!allowSelected) bad = ['option', 'a cc node cannot use an initiator_selected assignee'];
+      break;
+    case undefined:
+      bad = ['required', 'assignee.type is required'];
+      break;
+    default:
+      bad = [
+        'option',
+        'assignee.type must be one of users, roles, dept_leader, initiator_selected',
+      ];
+  }
+  if (bad) report(walk, at, bad[0], bad[1]);
+}
+
+function checkBranches(
+  walk: Walk,
+  at: Fault,
+  branches: unknown,
+  depth: number,
+  where: string,
+): void {
+  if (branches === undefined) {
+    report(walk, at, 'required', 'a branch node needs branches');
+    return;
+  }
+  if (!Array.isArray(branches)) {
+    report(walk, at, 'type', 'branches must be an array');
+    return;
+  }
+  if (branches.length < 2) report(walk, at, 'range', 'a branch node needs at least two branches');
+  let defaults = 0;
+  branches.forEach((branch: unknown, i) => {
+    const location = `${where}.branches[${i}]`;
+    if (!isPlainObject(branch)) {
+      report(walk, at, 'type', `branches[${i}] must be an object`);
+      return;
+    }
+    const bat = faultOf('branch', branch.id, location);
+    checkId(walk, bat, branch.id);
+    checkName(walk, bat, branch.name);
+    if (branch.default !== undefined && typeof branch.default !== 'boolean') {
+      report(walk, bat, 'type', 'default must be true or false');
+    }
+    if (branch.default === true) {
+      defaults++;
+      if (defaults === 2) {
+        const which = typeof branch.id === 'string' ? `"${branch.id}"` : `branches[${i}]`;
+        report(
+          walk,
+          at,
+          'format',
+          `has a second default branch (${which}); at most one is allowed`,
+        );
+      }
+      if (branch.condition !== undefined && branch.condition !== null) {
+        report(walk, bat, 'format', 'a default branch takes no condition');
+      }
+    } else if (branch.condition === undefined || branch.condition === null) {
+      report(walk, bat, 'required', 'a branch that is not the default needs a condition');
+    } else {
+      checkCondition(walk, bat, branch.condition, 'condition', 1);
+    }
+    walkChain(walk, branch.child, depth + 1, `${location}.child`);
+  });
+}
+
+function checkCondition(walk: Walk, at: Fault, cond: unknown, path: string, depth: number): void {
+  const say = (rule: Rule, message: string): void => report(walk, at, rule, `${path}: ${message}`);
+  if (depth > MAX_CONDITION_DEPTH) {
+    say('range', `conditions are nested deeper than ${MAX_CONDITION_DEPTH} levels`);
+    return;
+  }
+  if (!isPlainObject(cond)) {
+    say('type', 'a condition must be an object');
+    return;
+  }
+  const shapes = (['field', 'all', 'any'] as const).filter((k) => cond[k] !== undefined);
+  const shape = shapes[0];
+  if (shapes.length !== 1 || shape === undefined) {
+    say('format', 'a condition is exactly one of {field, op, value}, {all: [...]}, {any: [...]}');
+    return;
+  }
+  if (shape !== 'field') {
+    const list = cond[shape];
+    if (!Array.isArray(list)) say('type', `${shape} must be an array of conditions`);
+    else if (list.length === 0) say('required', `${shape} must hold at least one condition`);
+    else list.forEach((c, i) => checkCondition(walk, at, c, `${path}.${shape}[${i}]`, depth + 1));
+    return;
+  }
+  checkComparison(walk, cond, say);
+}
+
+function fieldKind(walk: Walk, name: string): FieldKind | undefined {
+  if (name === 'initiator.dept_id') return 'dept_id';
+  if (name === 'initiator.role_ids') return 'role_ids';
+  return walk.fields.get(name)?.type;
+}
+
+function checkComparison(
+  walk: Walk,
+  cond: Record<string, unknown>,
+  say: (rule: Rule, message: string) => void,
+): void {
+  const { field, op, value } = cond;
+  if (typeof field !== 'string') {
+    say('type', 'field must be a string');
+    return;
+  }
+  const kind = fieldKind(walk, field);
+  if (kind === undefined) {
+    say('option', `field "${field}" is neither a declared form field nor an initiator.* field`);
+  }
+  if (op === undefined) {
+    say('required', 'op is required');
+    return;
+  }
+  if (typeof op !== 'string' || !(CONDITION_OPS as readonly string[]).includes(op)) {
+    say('option', `op must be one of ${CONDITION_OPS.join(', ')}`);
+    return;
+  }
+  if (kind === undefined) return;
+  const operator = op as ConditionOp;
+  const kindText =
+    kind === 'dept_id' || kind === 'role_ids' ? `initiator.${kind}` : `${kind} field`;
+  if (!OPS_BY_KIND[kind].includes(operator)) {
+    say('type', `operator ${op} does not fit ${kindText} "${field}"`);
+    return;
+  }
+  const options = walk.fields.get(field)?.options ?? [];
+  if (operator === 'empty' || operator === 'not_empty') {
+    if (value !== undefined && value !== null) say('format', `operator ${op} takes no value`);
+    return;
+  }
+  if (value === undefined) {
+    say('required', `operator ${op} needs a value`);
+    return;
+  }
+  if (operator === 'in' || operator === 'not_in') {
+    if (!Array.isArray(value)) say('type', `operator ${op} needs an array value`);
+    else if (value.length === 0) say('required', `operator ${op} needs at least one value`);
+    else {
+      const elementKind = kind === 'role_ids' ? 'dept_id' : kind;
+      const bad = value.map((v) => valueProblem(elementKind, v, options)).find((p) => p !== null);
+      if (bad) say(bad[0], `every value of ${op} ${bad[1]}`);
+    }
+    return;
+  }
+  if (kind === 'role_ids') {
+    // Only contains is left here: one role id.
+    if (!isPositiveId(value)) say('type', 'contains on initiator.role_ids takes one role id');
+    return;
+  }
+  if (operator === 'contains') {
+    if (typeof value !== 'string') say('type', 'contains needs a string value');
+    else if (value === '') say('required', 'contains needs a non-empty string');
+    return;
+  }
+  const bad = valueProblem(kind, value, options);
+  if (bad) say(bad[0], `the value ${bad[1]}`);
+}
+
+/** Why `value` cannot be compared with a field of `kind`, or null when it can. */
+function valueProblem(kind: FieldKind, value: unknown, options: string[]): [Rule, string] | null {
+  switch (kind) {
+    case 'input':
+    case 'textarea':
+      return typeof value === 'string' ? null : ['type', 'must be a string'];
+    case 'select':
+    case 'radio':
+      if (typeof value !== 'string') return ['type', 'must be a string'];
+      return options.length === 0 || options.includes(value)
+        ? null
+        : ['option', `must be one of the field's options`];
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value)
+        ? null
+        : ['type', 'must be a number'];
+    case 'amount':
+      return Number.isSafeInteger(value)
+        ? null
+        : ['type', 'must be an integer number of cents (1000000 is 10 000 yuan)'];
+    case 'date':
+      return typeof value === 'string' && isCalendarDate(value)
+        ? null
+        : ['type', 'must be a date as YYYY-MM-DD'];
+    case 'switch':
+      return typeof value === 'boolean' ? null : ['type', 'must be true or false'];
+    case 'dept_id':
+    case 'role_ids':
+      return isPositiveId(value) ? null : ['type', 'must be a positive integer id'];
+  }
+}

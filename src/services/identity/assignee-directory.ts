@@ -1,0 +1,81 @@
+import type { AssigneeDirectory, DirectoryUser } from '../bpm/engine/types.js';
+import type { IdentityDb } from './identity.tables.js';
+
+/** What BPM needs to know of an initiator or a starter. */
+export interface UserProfile {
+  id: number;
+  deptId: number | null;
+  roleIds: number[];
+  active: boolean;
+}
+
+/** The identity lookups of the approval engine, over identity's tables, scoped to one tenant. */
+export interface TenantDirectory extends AssigneeDirectory {
+  profile(userId: number): Promise<UserProfile | undefined>;
+}
+
+export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantDirectory {
+  const users = db
+    .selectFrom('iam_users')
+    .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
+    .select((eb) => [
+      'iam_users.id as id',
+      'iam_users.dept_id as deptId',
+      eb
+        .and([eb('iam_users.status', '=', 'active'), eb('iam_tenants.status', '=', 'active')])
+        .as('active'),
+    ])
+    .where('iam_users.tenant_id', '=', tenantId);
+  return {
+    async users(ids) {
+      if (ids.length === 0) return [];
+      return (await users.where('iam_users.id', 'in', ids).execute()) as DirectoryUser[];
+    },
+    async usersInRoles(roleIds) {
+      if (roleIds.length === 0) return [];
+      return (await users
+        .where('iam_users.id', 'in', (eb) =>
+          eb
+            .selectFrom('iam_user_roles')
+            .innerJoin('iam_roles', 'iam_roles.id', 'iam_user_roles.role_id')
+            .select('iam_user_roles.user_id')
+            .where('iam_roles.tenant_id', '=', tenantId)
+            .where('iam_roles.id', 'in', roleIds),
+        )
+        .orderBy('iam_users.id')
+        .execute()) as DirectoryUser[];
+    },
+    async parentOf(deptId) {
+      const row = await db
+        .selectFrom('iam_departments')
+        .select('parent_id')
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', deptId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : row.parent_id;
+    },
+    async leaderOf(deptId) {
+      const row = await db
+        .selectFrom('iam_departments')
+        .select('leader_id')
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', deptId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : row.leader_id;
+    },
+    async profile(userId) {
+      const user = (await users.where('iam_users.id', '=', userId).executeTakeFirst()) as
+        DirectoryUser | undefined;
+      if (!user) return undefined;
+      const roles = await db
+        .selectFrom('iam_user_roles')
+        .innerJoin('iam_roles', 'iam_roles.id', 'iam_user_roles.role_id')
+        .select('iam_roles.id')
+        .where('iam_user_roles.user_id', '=', userId)
+        .where('iam_roles.tenant_id', '=', tenantId)
+        .orderBy('iam_roles.id')
+        .execute();
+      return { ...user, roleIds: roles.map((r) => r.id) };
+    },
+  };
+}
