@@ -106,6 +106,16 @@ const envSchema = z.object({
   AUTH_SERVICE_URL: url,
   IDENTITY_SERVICE_URL: url,
   BPM_SERVICE_URL: url,
+  BPM_INTERNAL_TOKEN: optionalText,
+  BPM_CALLBACK_TOKEN: optionalText,
+  BPM_TIMEOUT_SCAN_INTERVAL: duration('5m'),
+  BPM_OUTBOX_POLL_INTERVAL: duration('1s'),
+  BPM_OUTBOX_MAX_ATTEMPTS: int(10, 1, 100),
+  BPM_OUTBOX_BACKOFF_BASE: duration('1s'),
+  BPM_OUTBOX_LEASE: duration('30s'),
+  BPM_OUTBOX_TIMEOUT: duration('10s'),
+  NOTIFY_API_BASE: url,
+  NOTIFY_API_TOKEN: optionalText,
   UPLOAD_STORAGE_TYPE: z.enum(['local', 's3', 'minio']).default('local'),
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,
@@ -122,11 +132,28 @@ const envSchema = z.object({
 
 type Env = z.infer<typeof envSchema>;
 
+/** Every `BPM_CALLBACK_<BIZTYPE>` variable but the token. */
+function callbackTargets(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(source)
+      .filter(
+        (entry): entry is [string, string] =>
+          entry[0].startsWith('BPM_CALLBACK_') &&
+          entry[0] !== 'BPM_CALLBACK_TOKEN' &&
+          Boolean(entry[1]),
+      )
+      .map(([name, value]) => [name.slice('BPM_CALLBACK_'.length), value]),
+  );
+}
+
+/** The callback variable suffix of a business type: upper-cased, non-alphanumerics as `_`. */
+export const callbackSuffix = (bizType: string) => bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
 export type Settings = ReturnType<typeof shapeSettings>;
 export type ServiceName = 'auth' | 'identity' | 'bpm';
 export const SERVICE_NAMES: readonly ServiceName[] = ['auth', 'identity', 'bpm'];
 
-function shapeSettings(env: Env) {
+function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
   const dbPassword =
     env.DB_PASSWORD ??
     env.POSTGRES_PASSWORD ??
@@ -174,6 +201,26 @@ function shapeSettings(env: Env) {
       bpm: env.BPM_SERVICE_URL,
     } as Record<ServiceName, string | undefined>,
     uploads: { storageType: env.UPLOAD_STORAGE_TYPE },
+    bpm: {
+      internalToken: env.BPM_INTERNAL_TOKEN,
+      callbackToken: env.BPM_CALLBACK_TOKEN,
+      timeoutScanIntervalMs: env.BPM_TIMEOUT_SCAN_INTERVAL,
+      outbox: {
+        pollIntervalMs: env.BPM_OUTBOX_POLL_INTERVAL,
+        maxAttempts: env.BPM_OUTBOX_MAX_ATTEMPTS,
+        backoffBaseMs: env.BPM_OUTBOX_BACKOFF_BASE,
+        leaseMs: env.BPM_OUTBOX_LEASE,
+        timeoutMs: env.BPM_OUTBOX_TIMEOUT,
+      },
+      /** BPM_CALLBACK_<BIZTYPE> targets, by upper-cased biz type with non-alphanumerics as `_`. */
+      callbacks: callbackTargets(source),
+      notify: {
+        // Notifications are skipped silently until both are set (the spec's rule).
+        enabled: Boolean(env.NOTIFY_API_BASE && env.NOTIFY_API_TOKEN),
+        base: env.NOTIFY_API_BASE,
+        token: env.NOTIFY_API_TOKEN,
+      },
+    },
   };
 }
 
@@ -237,7 +284,7 @@ export function loadSettings(source: NodeJS.ProcessEnv = process.env): Settings 
       parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     );
   }
-  const settings = shapeSettings(parsed.data);
+  const settings = shapeSettings(parsed.data, source);
   if (settings.production) {
     const problems = productionProblems(parsed.data, settings);
     if (problems.length > 0) throw new ConfigError(problems);

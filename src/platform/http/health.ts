@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { HttpApp } from './server.js';
 
 export type ReadinessCheck = () => Promise<unknown>;
@@ -10,7 +11,7 @@ export function registerReadiness(
 ): void {
   for (const path of paths) app.get(path, { schema: { hide: true } }, ready);
 
-  async function ready(_request: unknown, reply: import('fastify').FastifyReply) {
+  async function ready(_request: unknown, reply: FastifyReply) {
     const failed: string[] = [];
     await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {

@@ -10,6 +10,12 @@ import type { IdentityTables } from '../identity/identity.tables.js';
 import type { BpmTables } from './bpm.tables.js';
 import { registerDefinitionRoutes } from './definitions/definitions.routes.js';
 import { DefinitionsService } from './definitions/definitions.service.js';
+import { registerInstanceRoutes } from './instances/instances.routes.js';
+import { InstancesService } from './instances/instances.service.js';
+import { internalTokenGuard, registerInternalRoutes } from './instances/internal.js';
+import { InstanceRunner } from './instances/runner.js';
+import { SimulationService } from './instances/simulation.service.js';
+import { TasksService } from './instances/tasks.service.js';
 
 export type TenantDirectoryFactory = (tenantId: number) => TenantDirectory;
 
@@ -41,5 +47,19 @@ export async function buildBpmApp(kernel: Kernel): Promise<{ app: HttpApp }> {
   const directoryOf: TenantDirectoryFactory = (tenantId) =>
     createTenantDirectory(identityDb, tenantId);
   registerDefinitionRoutes(app, new DefinitionsService({ db }), directoryOf);
+  const runner = new InstanceRunner({ db, notify: { enabled: settings.bpm.notify.enabled } });
+  const instances = new InstancesService({ db, runner });
+  registerInstanceRoutes(
+    app,
+    instances,
+    new TasksService({ db, runner, instances }),
+    new SimulationService({ db }),
+  );
+  registerInternalRoutes(
+    app,
+    db,
+    instances,
+    internalTokenGuard(settings.bpm.internalToken, settings.production),
+  );
   return { app };
 }

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { applyAction } from './actions.js';
+import { startInstance } from './advance.js';
+import {
+  SYSTEM,
+  admin,
+  approval,
+  branch,
+  chain,
+  logActions,
+  logs,
+  pendingOf,
+  person,
+  start,
+  testContext,
+  testDirectory,
+  users,
+} from './test-directory.js';
+import type {
+  Action,
+  AssigneeDirectory,
+  EngineContext,
+  FlowNode,
+  FormData,
+  InstanceState,
+} from './types.js';
+
+/** The instance-level actions: cancel, terminate, resume. */
+
+const INITIATOR = 30;
+
+async function started(tree: FlowNode, form: FormData = {}, directory?: AssigneeDirectory) {
+  const ctx = testContext(tree, directory);
+  const { state } = await startInstance(ctx, {
+    form,
+    initiatorId: INITIATOR,
+    initiatorDeptId: 2,
+    initiatorRoleIds: [],
+    selectedAssignees: {},
+  });
+  return { ctx, state };
+}
+
+const as = (ctx: EngineContext) => (s: InstanceState, action: Action, userId: number) =>
+  applyAction(ctx, s, action, person(userId));
+
+const approveBy = async (ctx: EngineContext, s: InstanceState, userId: number) =>
+  (await as(ctx)(s, { type: 'approve', taskId: pendingOf(s.tasks, userId).id }, userId)).state;
+
+const back = { allowBackPrev: true } as const;
+const line = () =>
+  chain(
+    start(),
+    approval('a', users(1)),
+    approval('b', users(2, 4), back),
+    approval('c', users(3), back),
+  );
+
+describe('cancel', () => {
+  it('lets the initiator cancel before anyone acted: open tasks canceled, terminal emitted', async () => {
+    const { ctx, state } = await started(line());
+    const { state: next, effects } = await as(ctx)(
+      state,
+      { type: 'cancel', comment: 'not needed' },
+      INITIATOR,
+    );
+    expect(next.status).toBe('canceled');
+    expect(next.tasks.every((t) => t.status === 'canceled')).toBe(true);
+    expect(logs(effects)[0]).toMatchObject({
+      action: 'cancel',
+      operatorId: INITIATOR,
+      nodeId: 'a',
+    });
+    expect(effects).toContainEqual({ type: 'terminal', status: 'canceled' });
+  });
+
+  it('is refused once a person approved (40900)', async () => {
+    const { ctx, state } = await started(line());
+    const s = await approveBy(ctx, state, 1);
+    await expect(as(ctx)(s, { type: 'cancel' }, INITIATOR)).rejects.toMatchObject({ code: 40900 });
+  });
+
+  it('is still allowed after a transfer or a system auto-approval', async () => {
+    const { ctx, state } = await started(
+      chain(start(), approval('a', users(1)), approval('b', users(2))),
+    );
+    let s = (
+      await as(ctx)(
+        state,
+        { type: 'transfer', taskId: pendingOf(state.tasks, 1).id, toUserId: 7 },
+        1,
+      )
+    ).state;
+    s = (await applyAction(ctx, s, { type: 'approve', taskId: pendingOf(s.tasks, 7).id }, SYSTEM))
+      .state;
+    expect((await as(ctx)(s, { type: 'cancel' }, INITIATOR)).state.status).toBe('canceled');
+  });
+
+  it('works on a suspended instance', async () => {
+    const { ctx, state } = await started(chain(start(), approval('a', users(99))));
+    expect((await as(ctx)(state, { type: 'cancel' }, INITIATOR)).state.status).toBe('canceled');
+  });
+
+  it('is refused to anyone but the initiator (40301)', async () => {
+    const { ctx, state } = await started(line());
+    await expect(as(ctx)(state, { type: 'cancel' }, 1)).rejects.toMatchObject({ code: 40301 });
+  });
+});
+
+describe('terminate', () => {
+  it.each([
+    ['running', users(1)],
+    ['suspended', users(99)],
+  ])('lets a platform admin terminate a %s instance', async (status, rule) => {
+    const { ctx, state } = await started(chain(start(), approval('a', rule)));
+    expect(state.status).toBe(status);
+    const { state: next, effects } = await applyAction(ctx, state, { type: 'terminate' }, admin());
+    expect(next).toMatchObject({ status: 'terminated', suspendReason: null });
+    expect(next.tasks.every((t) => t.status === 'canceled')).toBe(true);
+    expect(logActions(effects)).toEqual(['terminate']);
+    expect(effects).toContainEqual({ type: 'terminal', status: 'terminated' });
+  });
+
+  it('is refused to others (40301) and on an ended instance (40900)', async () => {
+    const { ctx, state } = await started(line());
+    await expect(
+      applyAction(ctx, state, { type: 'terminate' }, person(INITIATOR)),
+    ).rejects.toMatchObject({ code: 40301 });
+    const { state: ended } = await applyAction(ctx, state, { type: 'terminate' }, admin());
+    await expect(applyAction(ctx, ended, { type: 'terminate' }, admin())).rejects.toMatchObject({
+      code: 40900,
+    });
+  });
+});
+
+describe('resume', () => {
+  it('re-evaluates the node where the instance stopped', async () => {
+    const tree = chain(start(), approval('a', users(40)));
+    const { state } = await started(tree, {}, testDirectory([{ id: 40, active: false }]));
+    expect(state.status).toBe('suspended');
+    const fixed = testContext(tree, testDirectory([{ id: 40 }]));
+    const { state: next, effects } = await applyAction(fixed, state, { type: 'resume' }, admin());
+    expect(next).toMatchObject({
+      status: 'running',
+      suspendReason: null,
+      currentNodeId: 'a',
+      path: ['start', 'a'],
+    });
+    expect(logs(effects)[0]).toMatchObject({ action: 'resume', nodeId: 'a' });
+  });
+
+  it('suspends again when the node still cannot proceed', async () => {
+    const tree = chain(
+      start(),
+      branch('b', [
+        { id: 'x', name: 'X', condition: { field: 'n', op: 'gt', value: 1 }, child: null },
+      ]),
+    );
+    const { ctx, state } = await started(tree);
+    const { state: next, effects } = await applyAction(ctx, state, { type: 'resume' }, admin());
+    expect(next).toMatchObject({ status: 'suspended', path: ['start', 'b'] });
+    expect(next.suspendReason?.code).toBe('condition_failed');
+    expect(logActions(effects)).toEqual(['resume', 'suspend']);
+  });
+
+  it('is refused to others (40301) and on an instance that is not suspended (40900)', async () => {
+    const { ctx, state } = await started(line());
+    await expect(applyAction(ctx, state, { type: 'resume' }, person(1))).rejects.toMatchObject({
+      code: 40301,
+    });
+    await expect(applyAction(ctx, state, { type: 'resume' }, admin())).rejects.toMatchObject({
+      code: 40900,
+    });
+  });
+});

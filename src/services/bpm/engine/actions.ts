@@ -1,0 +1,395 @@
+import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import {
+  SYSTEM_OPERATOR,
+  advance,
+  cancelOpenTasks,
+  cloneState,
+  dueAtFor,
+  endInstance,
+  isOpen,
+  logEffect,
+  newTask,
+} from './advance.js';
+import { cancelAllowed, returnPreviousTarget } from './available.js';
+import { findNode, nextNodeAfter } from './tree.js';
+import type {
+  Action,
+  Actor,
+  ApprovalNode,
+  Effect,
+  EngineContext,
+  EngineResult,
+  FlowNode,
+  InstanceState,
+  TaskState,
+} from './types.js';
+
+/**
+ * Actions on a running instance (BPM.md, "Actions"). Each checks, in order: the task exists
+ * (404), the instance and task are in a state that allows it (40900), the caller may do it
+ * (40301), then its own inputs (40003, 40001). Each writes one log entry of its own; moving on
+ * (a completed node) adds the entries of `advance`.
+ */
+
+/** One action's inputs: the context, the (already cloned) state, the action and its actor. */
+interface Step<T extends Action['type']> {
+  ctx: EngineContext;
+  s: InstanceState;
+  action: Extract<Action, { type: T }>;
+  actor: Actor;
+}
+
+const notAllowed = (message: string) => new AppError(ERROR_CODES.ACTION_NOT_ALLOWED, message);
+
+function operatorOf(actor: Actor): number {
+  return actor.system ? SYSTEM_OPERATOR : actor.userId;
+}
+
+function requireComment(comment: string | null | undefined): string {
+  if (typeof comment !== 'string' || comment.trim() === '') {
+    throw new AppError(ERROR_CODES.COMMENT_REQUIRED);
+  }
+  return comment;
+}
+
+/** Tasks of the same node and round as `task`: the set a node's mode rules look at. */
+const sameNodeRound = (task: TaskState) => (t: TaskState) =>
+  t.kind === 'approval' && t.nodeId === task.nodeId && t.round === task.round;
+
+function pendingApprovalTask(ctx: EngineContext, s: InstanceState, taskId: number) {
+  const task = s.tasks.find((t) => t.id === taskId);
+  if (!task) throw AppError.notFound('task');
+  if (s.status !== 'running') throw AppError.conflict('the instance is not running');
+  if (task.status !== 'pending') throw AppError.conflict('the task is no longer pending');
+  if (task.kind !== 'approval') throw AppError.conflict('a resubmit task is only resubmitted');
+  const node = findNode(ctx.tree, task.nodeId);
+  if (node?.type !== 'approval')
+    throw new Error(`task ${task.id} is on non-approval node ${task.nodeId}`);
+  return { task, node };
+}
+
+/** Only the holder of an undelegated task decides it; the system acts on any (timeouts). */
+function checkHolder(task: TaskState, actor: Actor, systemAllowed: boolean): void {
+  if (actor.system) {
+    if (systemAllowed) return;
+    throw notAllowed('the system may only approve or reject');
+  }
+  if (task.assigneeId !== actor.userId) throw notAllowed('the task is not yours');
+  if (task.delegatorId !== null) throw notAllowed('a delegated task can only be resolved');
+}
+
+/** A user a task may be passed to: not the caller, not already on the node, active. */
+async function checkTarget(
+  ctx: EngineContext,
+  s: InstanceState,
+  task: TaskState,
+  actor: Actor,
+  to: number,
+) {
+  const problem = (message: string) =>
+    AppError.validation([{ field: 'to_user_id', rule: 'type', message }], message);
+  if (to === actor.userId) throw problem('cannot pass a task to yourself');
+  const onNode = s.tasks.some(
+    (t) =>
+      sameNodeRound(task)(t) &&
+      t.status !== 'canceled' &&
+      (t.assigneeId === to || t.delegatorId === to),
+  );
+  if (onNode) throw problem(`user ${to} already holds a task on this node`);
+  const [user] = await ctx.directory.users([to]);
+  if (!user?.active) throw problem(`user ${to} is not an active user`);
+}
+
+function openResubmitTask(ctx: EngineContext, s: InstanceState, effects: Effect[]): void {
+  s.tasks.push(
+    newTask(ctx, s, {
+      nodeId: ctx.tree.id,
+      kind: 'resubmit',
+      assigneeId: s.initiatorId,
+      status: 'pending',
+    }),
+  );
+  s.currentNodeId = ctx.tree.id;
+  effects.push({ type: 'notify', kind: 'todo', userIds: [s.initiatorId], nodeId: ctx.tree.id });
+}
+
+/** Moves the cursor into `node` after this action's own effects. */
+async function continueAt(
+  ctx: EngineContext,
+  s: InstanceState,
+  node: FlowNode | null,
+  effects: Effect[],
+): Promise<EngineResult> {
+  const next = await advance(ctx, s, node);
+  return { state: next.state, effects: [...effects, ...next.effects] };
+}
+
+function finishTask(
+  ctx: EngineContext,
+  task: TaskState,
+  result: TaskState['result'],
+  comment: string | null,
+) {
+  task.status = 'done';
+  task.result = result;
+  task.comment = comment;
+  task.finishedAt = ctx.now;
+}
+
+async function approve({ ctx, s, action, actor }: Step<'approve'>) {
+  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
+  checkHolder(task, actor, true);
+  const comment = action.comment ?? null;
+  finishTask(ctx, task, actor.system ? 'auto_approved' : 'approved', comment);
+  // The approver's edits are merged over the snapshot; persistence validated them.
+  if (action.form) s.form = { ...s.form, ...action.form };
+  const logAction = actor.system ? 'auto_approve' : 'approve';
+  const effects = [logEffect(ctx, node.id, logAction, operatorOf(actor), comment, task.round)];
+  const mine = sameNodeRound(task);
+
+  if (node.mode === 'or') {
+    cancelOpenTasks(ctx, s, mine);
+  } else if (node.mode === 'and') {
+    if (s.tasks.some((t) => mine(t) && isOpen(t))) return { state: s, effects };
+  } else {
+    const next = s.tasks
+      .filter((t) => mine(t) && t.status === 'waiting')
+      .sort((a, b) => a.seq - b.seq)[0];
+    if (next) {
+      next.status = 'pending';
+      next.dueAt = dueAtFor(ctx, node);
+      effects.push({ type: 'notify', kind: 'todo', userIds: [next.assigneeId], nodeId: node.id });
+      return { state: s, effects };
+    }
+  }
+  return continueAt(ctx, s, nextNodeAfter(ctx.tree, node.id), effects);
+}
+
+async function reject({ ctx, s, action, actor }: Step<'reject'>) {
+  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
+  checkHolder(task, actor, true);
+  const comment = actor.system
+    ? action.comment?.trim()
+      ? action.comment
+      : 'timeout'
+    : requireComment(action.comment);
+  finishTask(ctx, task, actor.system ? 'auto_rejected' : 'rejected', comment);
+  const logAction = actor.system ? 'auto_reject' : 'reject';
+  const effects = [logEffect(ctx, node.id, logAction, operatorOf(actor), comment, task.round)];
+  const mine = sameNodeRound(task);
+  // `or`: one rejection is a vote; the node is rejected when nobody is left to approve.
+  if (node.mode === 'or' && s.tasks.some((t) => mine(t) && isOpen(t))) return { state: s, effects };
+
+  if (node.onReject === 'initiator') {
+    cancelOpenTasks(ctx, s, mine);
+    openResubmitTask(ctx, s, effects);
+  } else {
+    endInstance(ctx, s, 'rejected', effects);
+  }
+  return { state: s, effects };
+}
+
+async function returnTask({ ctx, s, action, actor }: Step<'return'>) {
+  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
+  checkHolder(task, actor, false);
+  let target: ApprovalNode | null = null;
+  if (action.to === 'previous') {
+    if (!node.allowBackPrev)
+      throw AppError.conflict('this node does not allow returning to the previous one');
+    target = returnPreviousTarget(ctx.tree, s, task);
+    if (!target) throw AppError.conflict('no earlier node on the path was approved by a person');
+  }
+  const comment = requireComment(action.comment);
+  finishTask(ctx, task, 'returned', comment);
+  cancelOpenTasks(ctx, s, sameNodeRound(task));
+  const operator = operatorOf(actor);
+
+  if (!target) {
+    const effects = [logEffect(ctx, node.id, 'return_initiator', operator, comment, task.round)];
+    openResubmitTask(ctx, s, effects);
+    return { state: s, effects };
+  }
+  const effects = [logEffect(ctx, node.id, 'return_previous', operator, comment, task.round)];
+  s.round += 1;
+  // The path is cut back to before the target, which `advance` then enters again.
+  s.path = s.path.slice(0, s.path.lastIndexOf(target.id));
+  return continueAt(ctx, s, target, effects);
+}
+
+async function transfer({ ctx, s, action, actor }: Step<'transfer'>) {
+  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
+  checkHolder(task, actor, false);
+  await checkTarget(ctx, s, task, actor, action.toUserId);
+  task.originalAssigneeId ??= task.assigneeId;
+  task.assigneeId = action.toUserId;
+  return {
+    state: s,
+    effects: [
+      logEffect(ctx, node.id, 'transfer', actor.userId, action.comment ?? null, task.round),
+      { type: 'notify', kind: 'todo', userIds: [action.toUserId], nodeId: node.id },
+    ] satisfies Effect[],
+  };
+}
+
+async function delegate({ ctx, s, action, actor }: Step<'delegate'>) {
+  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
+  checkHolder(task, actor, false);
+  await checkTarget(ctx, s, task, actor, action.toUserId);
+  task.delegatorId = actor.userId;
+  task.assigneeId = action.toUserId;
+  return {
+    state: s,
+    effects: [
+      logEffect(ctx, node.id, 'delegate', actor.userId, action.comment ?? null, task.round),
+      { type: 'delegation', taskId: task.id, fromUserId: actor.userId, toUserId: action.toUserId },
+      { type: 'notify', kind: 'todo', userIds: [action.toUserId], nodeId: node.id },
+    ] satisfies Effect[],
+  };
+}
+
+function resolve({ ctx, s, action, actor }: Step<'resolve'>) {
+  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
+  if (task.delegatorId === null) throw AppError.conflict('the task is not delegated');
+  if (actor.system || task.assigneeId !== actor.userId)
+    throw notAllowed('only the delegatee resolves');
+  const delegator = task.delegatorId;
+  task.assigneeId = delegator;
+  task.delegatorId = null;
+  return {
+    state: s,
+    effects: [
+      logEffect(ctx, node.id, 'resolve', actor.userId, action.comment ?? null, task.round),
+      { type: 'notify', kind: 'todo', userIds: [delegator], nodeId: node.id },
+    ] satisfies Effect[],
+  };
+}
+
+async function addSign({ ctx, s, action, actor }: Step<'add_sign'>) {
+  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
+  if (node.mode === 'sequential')
+    throw AppError.conflict('add-sign is not available in sequential mode');
+  checkHolder(task, actor, false);
+  const problem = (message: string) =>
+    AppError.validation([{ field: 'user_ids', rule: 'type', message }], message);
+  const mine = sameNodeRound(task);
+  const onNode = new Set(
+    s.tasks
+      .filter((t) => mine(t) && t.status !== 'canceled')
+      .flatMap((t) => [t.assigneeId, t.delegatorId ?? t.assigneeId]),
+  );
+  const fresh = [...new Set(action.userIds)].filter((id) => !onNode.has(id));
+  if (fresh.length === 0) throw problem('no user who is not already on this node');
+  const users = await ctx.directory.users(fresh);
+  const bad = fresh.filter((id) => !users.some((u) => u.id === id && u.active));
+  if (bad.length > 0) throw problem(`not active users: ${bad.join(', ')}`);
+  for (const assigneeId of fresh) {
+    s.tasks.push(
+      newTask(ctx, s, {
+        nodeId: node.id,
+        kind: 'approval',
+        assigneeId,
+        status: 'pending',
+        addedBySign: true,
+        dueAt: dueAtFor(ctx, node),
+      }),
+    );
+  }
+  return {
+    state: s,
+    effects: [
+      logEffect(ctx, node.id, 'add_sign', actor.userId, action.comment ?? null, task.round),
+      { type: 'notify', kind: 'todo', userIds: fresh, nodeId: node.id },
+    ] satisfies Effect[],
+  };
+}
+
+const whereNow = (s: InstanceState) => s.currentNodeId ?? s.suspendReason?.node_id ?? null;
+
+function cancel({ ctx, s, action, actor }: Step<'cancel'>) {
+  if (actor.system || actor.userId !== s.initiatorId)
+    throw notAllowed('only the initiator cancels');
+  if (s.status !== 'running' && s.status !== 'suspended')
+    throw AppError.conflict('the instance has ended');
+  if (!cancelAllowed(s)) throw AppError.conflict('an approver has already acted');
+  const effects = [
+    logEffect(ctx, whereNow(s), 'cancel', actor.userId, action.comment ?? null, s.round),
+  ];
+  endInstance(ctx, s, 'canceled', effects);
+  return { state: s, effects };
+}
+
+async function resubmit({ ctx, s, action, actor }: Step<'resubmit'>) {
+  if (actor.system || actor.userId !== s.initiatorId)
+    throw notAllowed('only the initiator resubmits');
+  if (s.status !== 'running') throw AppError.conflict('the instance is not running');
+  const task = s.tasks.find(
+    (t) => t.kind === 'resubmit' && t.status === 'pending' && t.assigneeId === actor.userId,
+  );
+  if (!task) throw AppError.conflict('nothing to resubmit');
+  // A closed resubmit task reads `approved`: the initiator completed it.
+  finishTask(ctx, task, 'approved', null);
+  s.form = { ...action.form };
+  const effects = [logEffect(ctx, ctx.tree.id, 'resubmit', actor.userId, null, task.round)];
+  s.round += 1;
+  s.path = [ctx.tree.id];
+  return continueAt(ctx, s, nextNodeAfter(ctx.tree, ctx.tree.id), effects);
+}
+
+function terminate({ ctx, s, action, actor }: Step<'terminate'>) {
+  if (!actor.platformAdmin || actor.system) throw notAllowed('only a platform admin terminates');
+  if (s.status !== 'running' && s.status !== 'suspended')
+    throw AppError.conflict('the instance has ended');
+  const effects = [
+    logEffect(ctx, whereNow(s), 'terminate', actor.userId, action.comment ?? null, s.round),
+  ];
+  endInstance(ctx, s, 'terminated', effects);
+  return { state: s, effects };
+}
+
+/** Re-evaluates the node the instance stopped at; it may suspend again. */
+async function resume({ ctx, s, action, actor }: Step<'resume'>) {
+  if (!actor.platformAdmin || actor.system) throw notAllowed('only a platform admin resumes');
+  if (s.status !== 'suspended' || !s.suspendReason)
+    throw AppError.conflict('the instance is not suspended');
+  const nodeId = s.suspendReason.node_id;
+  const node = findNode(ctx.tree, nodeId);
+  if (!node) throw new Error(`suspended at unknown node ${nodeId}`);
+  const effects = [logEffect(ctx, nodeId, 'resume', actor.userId, action.comment ?? null, s.round)];
+  // The node was entered (and recorded) when it suspended; `advance` records it again.
+  if (s.path.at(-1) === nodeId) s.path.pop();
+  return continueAt(ctx, s, node, effects);
+}
+
+/** Applies one action by `actor`; returns the new state and what persistence must write. */
+export async function applyAction(
+  ctx: EngineContext,
+  state: InstanceState,
+  action: Action,
+  actor: Actor,
+): Promise<EngineResult> {
+  const s = cloneState(state);
+  switch (action.type) {
+    case 'approve':
+      return approve({ ctx, s, action, actor });
+    case 'reject':
+      return reject({ ctx, s, action, actor });
+    case 'return':
+      return returnTask({ ctx, s, action, actor });
+    case 'transfer':
+      return transfer({ ctx, s, action, actor });
+    case 'delegate':
+      return delegate({ ctx, s, action, actor });
+    case 'resolve':
+      return resolve({ ctx, s, action, actor });
+    case 'add_sign':
+      return addSign({ ctx, s, action, actor });
+    case 'cancel':
+      return cancel({ ctx, s, action, actor });
+    case 'resubmit':
+      return resubmit({ ctx, s, action, actor });
+    case 'terminate':
+      return terminate({ ctx, s, action, actor });
+    case 'resume':
+      return resume({ ctx, s, action, actor });
+  }
+}

@@ -1,0 +1,193 @@
+import type {
+  ApprovalNode,
+  AssigneeDirectory,
+  AssigneeRule,
+  DirectoryUser,
+  EmptyAssigneeStrategy,
+  InstanceState,
+} from './types.js';
+
+/**
+ * Assignee resolution: who a node's rule names right now. Only active users of the tenant are
+ * kept (the directory is tenant-scoped), each once, in the rule's order. The `resolution` says
+ * how the list came about, for simulate and explain.
+ */
+
+/** The part of an instance that assignee rules read (simulate has no instance yet). */
+export type AssigneeSource = Pick<InstanceState, 'form' | 'initiatorDeptId' | 'selectedAssignees'>;
+
+export interface AssigneeResolution {
+  rule: AssigneeRule['type'];
+  /** roles: the role ids asked for. */
+  roleIds?: number[];
+  /** dept_leader: where the start department came from, the field read and the level. */
+  source?: 'initiator' | 'form_field';
+  field?: string;
+  level?: number;
+  /** dept_leader: the department the walk started at, and the one whose leader was taken. */
+  deptId?: number | null;
+  leaderDeptId?: number | null;
+  /** Users the rule named, deduplicated, in order, before the active filter. */
+  candidates: number[];
+  /** Candidates left out, and why. */
+  dropped: { userId: number; reason: 'inactive' | 'unknown' }[];
+  /** The assignees: active candidates. */
+  userIds: number[];
+  /** Why the list is empty when the rule itself found nobody (no leader, no department, …). */
+  note: string | null;
+}
+
+export interface ResolvedAssignees {
+  userIds: number[];
+  resolution: AssigneeResolution;
+}
+
+const dedupe = (ids: number[]): number[] => [...new Set(ids)];
+
+function filterActive(candidates: number[], found: DirectoryUser[]) {
+  const byId = new Map(found.map((u) => [u.id, u]));
+  const dropped: AssigneeResolution['dropped'] = [];
+  const userIds: number[] = [];
+  for (const id of candidates) {
+    const user = byId.get(id);
+    if (!user) dropped.push({ userId: id, reason: 'unknown' });
+    else if (!user.active) dropped.push({ userId: id, reason: 'inactive' });
+    else userIds.push(id);
+  }
+  return { dropped, userIds };
+}
+
+async function explicitUsers(
+  rule: AssigneeRule['type'],
+  ids: number[],
+  directory: AssigneeDirectory,
+  note: string | null,
+): Promise<ResolvedAssignees> {
+  const candidates = dedupe(ids);
+  const found = candidates.length > 0 ? await directory.users(candidates) : [];
+  const { dropped, userIds } = filterActive(candidates, found);
+  return { userIds, resolution: { rule, candidates, dropped, userIds, note } };
+}
+
+async function deptLeader(
+  rule: Extract<AssigneeRule, { type: 'dept_leader' }>,
+  state: AssigneeSource,
+  directory: AssigneeDirectory,
+): Promise<ResolvedAssignees> {
+  const level = rule.level ?? 1;
+  const base = { rule: rule.type, source: rule.source, level } as const;
+  const empty = (deptId: number | null, leaderDeptId: number | null, note: string) => ({
+    userIds: [],
+    resolution: {
+      ...base,
+      ...(rule.source === 'form_field' ? { field: rule.field } : {}),
+      deptId,
+      leaderDeptId,
+      candidates: [],
+      dropped: [],
+      userIds: [],
+      note,
+    },
+  });
+
+  let start: number | null;
+  if (rule.source === 'initiator') {
+    start = state.initiatorDeptId;
+    if (start === null) return empty(null, null, 'the initiator has no department');
+  } else {
+    const value = state.form[rule.field];
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      return empty(null, null, `form field ${rule.field} holds no department id`);
+    }
+    start = value;
+  }
+
+  let dept = start;
+  for (let step = 1; step < level; step++) {
+    const parent = await directory.parentOf(dept);
+    if (parent === undefined) return empty(start, null, `department ${dept} does not exist`);
+    if (parent === null) return empty(start, null, `department ${start} has no level ${level}`);
+    dept = parent;
+  }
+  const leader = await directory.leaderOf(dept);
+  if (leader === undefined) return empty(start, dept, `department ${dept} does not exist`);
+  if (leader === null) return empty(start, dept, `department ${dept} has no leader`);
+
+  const found = await directory.users([leader]);
+  const { dropped, userIds } = filterActive([leader], found);
+  const resolution: AssigneeResolution = {
+    ...base,
+    ...(rule.source === 'form_field' ? { field: rule.field } : {}),
+    deptId: start,
+    leaderDeptId: dept,
+    candidates: [leader],
+    dropped,
+    userIds,
+    note: null,
+  };
+  return { userIds, resolution };
+}
+
+/** The users a rule names for `nodeId`: active only, deduplicated, first occurrence first. */
+export async function resolveAssignees(
+  rule: AssigneeRule,
+  state: AssigneeSource,
+  nodeId: string,
+  directory: AssigneeDirectory,
+): Promise<ResolvedAssignees> {
+  switch (rule.type) {
+    case 'users':
+      return explicitUsers(rule.type, rule.userIds, directory, null);
+    case 'initiator_selected': {
+      const selected = state.selectedAssignees[nodeId] ?? [];
+      const note = selected.length === 0 ? `the initiator selected nobody for ${nodeId}` : null;
+      return explicitUsers(rule.type, selected, directory, note);
+    }
+    case 'roles': {
+      const holders = rule.roleIds.length > 0 ? await directory.usersInRoles(rule.roleIds) : [];
+      const seen = new Set<number>();
+      const unique = holders.filter((u) => !seen.has(u.id) && seen.add(u.id));
+      const candidates = unique.map((u) => u.id);
+      const { dropped, userIds } = filterActive(candidates, unique);
+      const note = candidates.length === 0 ? 'nobody holds these roles' : null;
+      return {
+        userIds,
+        resolution: { rule: rule.type, roleIds: rule.roleIds, candidates, dropped, userIds, note },
+      };
+    }
+    case 'dept_leader':
+      return deptLeader(rule, state, directory);
+  }
+}
+
+export interface NodeResolution {
+  /** `tasks`: open tasks for `userIds` (from the rule, or the fallback users when it was empty). */
+  outcome: 'tasks' | 'auto_pass' | 'suspend';
+  userIds: number[];
+  resolution: AssigneeResolution;
+  /** The empty-assignee strategy that fired, null when the rule found assignees. */
+  strategy: EmptyAssigneeStrategy | null;
+  /** fallback_users: how the fallback list resolved. */
+  fallback: AssigneeResolution | null;
+}
+
+/** An approval node's assignees with its empty-assignee strategy (default `suspend`) applied. */
+export async function resolveNodeAssignees(
+  node: ApprovalNode,
+  state: AssigneeSource,
+  directory: AssigneeDirectory,
+): Promise<NodeResolution> {
+  const { userIds, resolution } = await resolveAssignees(node.assignee, state, node.id, directory);
+  if (userIds.length > 0)
+    return { outcome: 'tasks', userIds, resolution, strategy: null, fallback: null };
+  const strategy = node.emptyAssignee?.strategy ?? 'suspend';
+  if (strategy === 'auto_pass')
+    return { outcome: 'auto_pass', userIds, resolution, strategy, fallback: null };
+  if (strategy === 'fallback_users') {
+    const ids = node.emptyAssignee?.userIds ?? [];
+    const fb = await resolveAssignees({ type: 'users', userIds: ids }, state, node.id, directory);
+    const outcome = fb.userIds.length > 0 ? 'tasks' : 'suspend';
+    return { outcome, userIds: fb.userIds, resolution, strategy, fallback: fb.resolution };
+  }
+  return { outcome: 'suspend', userIds, resolution, strategy, fallback: null };
+}
