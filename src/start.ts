@@ -12,6 +12,7 @@ import { LocalForwardAuth } from './services/gateway/forward-auth.js';
 import { buildGatewayApp } from './services/gateway/gateway.app.js';
 import { buildIdentityApp } from './services/identity/identity.app.js';
 import { buildBpmApp } from './services/bpm/bpm.app.js';
+import { startBpmJobs } from './services/bpm/jobs/bpm.jobs.js';
 import type { IdentityTables } from './services/identity/identity.tables.js';
 import { seedIdentity } from './services/identity/seed.js';
 
@@ -92,6 +93,8 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
       closers.push(() => service.app.close());
       serviceUrls[name] = await listen(service.app, settings.http.serviceHost, 0);
     }
+    const jobs = startBpmJobs(kernel);
+    closers.unshift(() => jobs.stop());
     const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
     const gateway = await buildGatewayApp({
       settings,

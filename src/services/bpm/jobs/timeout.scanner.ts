@@ -1,0 +1,120 @@
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { BpmDb } from '../bpm.tables.js';
+import { applyAction } from '../engine/actions.js';
+import { findNode } from '../engine/tree.js';
+import type { ApprovalNode, EngineResult } from '../engine/types.js';
+import type { InstanceRunner } from '../instances/runner.js';
+
+const SYSTEM = { id: 0, name: 'system' };
+const SYSTEM_ACTOR = { userId: 0, platformAdmin: false, system: true };
+
+interface DueTask {
+  id: number;
+  tenant_id: number;
+  instance_id: number;
+  node_id: string;
+}
+
+/**
+ * Acts on pending tasks past their `due_at`, as the system: `remind` logs and notifies once,
+ * `auto_approve` and `auto_reject` run the same action code as a person. Each task is claimed
+ * inside the instance's transaction by a conditional UPDATE of `reminded_at`, so two scanners
+ * (replicas) never act twice on one task, and a crash before commit leaves it unclaimed.
+ */
+export class TimeoutScanner {
+  constructor(
+    private readonly o: { db: BpmDb; runner: InstanceRunner; logger: Logger; batchSize?: number },
+  ) {}
+
+  /** One scan: returns how many tasks it acted on. */
+  async runOnce(): Promise<number> {
+    const due = await this.o.db
+      .selectFrom('bpm_tasks')
+      .select(['id', 'tenant_id', 'instance_id', 'node_id'])
+      .where('status', '=', 'pending')
+      .where('kind', '=', 'approval')
+      .where('reminded_at', 'is', null)
+      .where('due_at', '<=', sql<Date>`now()`)
+      .orderBy('due_at')
+      .limit(this.o.batchSize ?? 100)
+      .execute();
+    let acted = 0;
+    for (const task of due) {
+      try {
+        if (await this.handle(task)) acted++;
+      } catch (err) {
+        // The task moved on meanwhile (approved by its assignee, instance ended): nothing to do.
+        this.o.logger.info(
+          { task_id: task.id, instance_id: task.instance_id, err: (err as Error).message },
+          'timeout action skipped',
+        );
+      }
+    }
+    return acted;
+  }
+
+  private async handle(task: DueTask): Promise<boolean> {
+    const claim = async (trx: BpmDb) => {
+      const claimed = await trx
+        .updateTable('bpm_tasks')
+        .set({ reminded_at: sql<Date>`now()` })
+        .where('id', '=', task.id)
+        .where('status', '=', 'pending')
+        .where('reminded_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      return claimed !== undefined;
+    };
+    const step = await this.o.runner.act(
+      task.tenant_id,
+      task.instance_id,
+      SYSTEM,
+      async (ctx, current): Promise<EngineResult> => {
+        const node = findNode(current.tree, task.node_id) as ApprovalNode | null;
+        const action = node?.timeout?.action ?? 'remind';
+        const held = current.state.tasks.find((t) => t.id === task.id)!;
+        if (action === 'auto_approve') {
+          return applyAction(
+            ctx,
+            current.state,
+            { type: 'approve', taskId: task.id, comment: 'timeout' },
+            SYSTEM_ACTOR,
+          );
+        }
+        if (action === 'auto_reject') {
+          return applyAction(
+            ctx,
+            current.state,
+            { type: 'reject', taskId: task.id, comment: 'timeout' },
+            SYSTEM_ACTOR,
+          );
+        }
+        return {
+          state: current.state,
+          effects: [
+            {
+              type: 'log',
+              entry: {
+                nodeId: task.node_id,
+                nodeName: node?.name ?? null,
+                action: 'remind',
+                operatorId: 0,
+                comment: 'timeout',
+                round: held.round,
+              },
+            },
+            { type: 'notify', kind: 'timeout', userIds: [held.assigneeId], nodeId: task.node_id },
+          ],
+        };
+      },
+      claim,
+    );
+    if (step)
+      this.o.logger.info(
+        { task_id: task.id, instance_id: task.instance_id },
+        'timeout action taken',
+      );
+    return step !== null;
+  }
+}

@@ -1,0 +1,331 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
+import { InstanceRunner } from '../../src/services/bpm/instances/runner.js';
+import { backoffMs } from '../../src/services/bpm/jobs/outbox.worker.js';
+import { TimeoutScanner } from '../../src/services/bpm/jobs/timeout.scanner.js';
+import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { createDefinition, createUserWith } from './fixtures.js';
+
+const TOKEN = 'internal-Kq7-9vX2-Lm4P-token';
+const CALLBACK_TOKEN = 'callback-Zr8-4tY1-token';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+/** A business back end: answers `statuses` in turn (then 200), recording every request. */
+async function receiver(statuses: number[], port = 0) {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: JSON.parse(body) });
+      res.statusCode = statuses[received.length - 1] ?? 200;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+  const address = server.address() as { port: number };
+  return {
+    received,
+    url: `http://127.0.0.1:${address.port}/callback`,
+    port: address.port,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+async function freePort() {
+  const probe = await receiver([]);
+  await probe.close();
+  return probe.port;
+}
+
+const suffix = (bizType: string) => bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+const flaky = uniq('flaky').toLowerCase();
+const late = uniq('late').toLowerCase();
+const nowhere = uniq('nowhere').toLowerCase();
+const hopeless = uniq('hopeless').toLowerCase();
+let platform: TestPlatform;
+let admin: string;
+let flakyReceiver: Awaited<ReturnType<typeof receiver>>;
+let hopelessReceiver: Awaited<ReturnType<typeof receiver>>;
+let latePort: number;
+const db = () => platform.kernel.database.db.withTables<BpmTables>();
+
+beforeAll(async () => {
+  flakyReceiver = await receiver([500, 503]);
+  hopelessReceiver = await receiver([500, 500, 500, 500, 500, 500]);
+  latePort = await freePort();
+  platform = await startTestPlatform({
+    BPM_INTERNAL_TOKEN: TOKEN,
+    BPM_CALLBACK_TOKEN: CALLBACK_TOKEN,
+    [`BPM_CALLBACK_${suffix(flaky)}`]: flakyReceiver.url,
+    [`BPM_CALLBACK_${suffix(late)}`]: `http://127.0.0.1:${latePort}/callback`,
+    [`BPM_CALLBACK_${suffix(hopeless)}`]: hopelessReceiver.url,
+    BPM_OUTBOX_POLL_INTERVAL: '100ms',
+    BPM_OUTBOX_BACKOFF_BASE: '100ms',
+    BPM_OUTBOX_MAX_ATTEMPTS: '4',
+    BPM_TIMEOUT_SCAN_INTERVAL: '200ms',
+  });
+  admin = await platform.adminToken();
+});
+afterAll(async () => {
+  await platform?.close();
+  await flakyReceiver?.close();
+  await hopelessReceiver?.close();
+});
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts a business instance approved by admin and approves it: a terminal state with a callback. */
+async function finishBusinessInstance(bizType: string) {
+  const created = await createDefinition(platform, admin, {
+    form_mode: 'business',
+    biz_type: bizType,
+    node_tree: {
+      id: 'start',
+      type: 'start',
+      name: 'Submit',
+      child: {
+        id: 'ok',
+        type: 'approval',
+        name: 'OK',
+        assignee: { type: 'users', userIds: [1] },
+        mode: 'or',
+        child: null,
+      },
+    },
+  });
+  await platform.call('POST', `/api/v1/bpm/definitions/${created.body.data.id}/publish`, {
+    token: admin,
+  });
+  const started = await platform.call('POST', '/api/v1/bpm/internal/instances', {
+    headers: { 'x-internal-token': TOKEN },
+    body: {
+      tenant_id: 1,
+      initiator_id: 1,
+      definition_key: created.body.data.key,
+      biz_id: uniq('B'),
+      form: { reason: 'r', days: 1 },
+    },
+  });
+  const instanceId = started.body.data.id as number;
+  const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo?page_size=100', { token: admin });
+  const task = todo.body.data.list.find((t: any) => t.instance_id === instanceId);
+  await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/approve`, { token: admin, body: {} });
+  return instanceId;
+}
+
+const outboxRow = (instanceId: number) =>
+  db()
+    .selectFrom('bpm_outbox')
+    .selectAll()
+    .where('kind', '=', 'callback')
+    .where(sql<boolean>`(payload->>'instance_id')::bigint = ${instanceId}`)
+    .executeTakeFirst();
+
+describe('terminal-state callbacks', () => {
+  it('retry a failing receiver with one Idempotency-Key until it succeeds', async () => {
+    const instanceId = await finishBusinessInstance(flaky);
+    const row = await until(async () => {
+      const r = await outboxRow(instanceId);
+      return r?.status === 'delivered' ? r : undefined;
+    });
+    expect(row.attempts).toBe(3);
+    const mine = flakyReceiver.received.filter((r) => r.body.instance_id === instanceId);
+    expect(mine).toHaveLength(3);
+    expect(new Set(mine.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+    expect(mine[0]!.headers['idempotency-key']).toBe(row.event_id);
+    expect(mine[0]!.headers['x-internal-token']).toBe(CALLBACK_TOKEN);
+    expect(mine[2]!.body).toMatchObject({
+      event: 'bpm.instance.finished',
+      event_id: row.event_id,
+      tenant_id: 1,
+      instance_id: instanceId,
+      biz_type: flaky,
+      status: 'approved',
+    });
+  });
+
+  it('deliver to a receiver that was down at first once it comes up', async () => {
+    const instanceId = await finishBusinessInstance(late);
+    await until(async () =>
+      ((await outboxRow(instanceId))?.attempts ?? 0) >= 1 ? true : undefined,
+    );
+    const back = await receiver([], latePort);
+    try {
+      await until(async () =>
+        (await outboxRow(instanceId))?.status === 'delivered' ? true : undefined,
+      );
+      expect(back.received.map((r) => r.body.instance_id)).toContain(instanceId);
+    } finally {
+      await back.close();
+    }
+  });
+
+  it('keep the row for a business type with no callback configured', async () => {
+    const instanceId = await finishBusinessInstance(nowhere);
+    const row = await until(async () => {
+      const r = await outboxRow(instanceId);
+      return r && r.next_attempt_at.getTime() > Date.now() + 1000 ? r : undefined;
+    });
+    expect(row).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
+  it('record an exhausted delivery as dead', async () => {
+    const instanceId = await finishBusinessInstance(hopeless);
+    const row = await until(async () => {
+      const r = await outboxRow(instanceId);
+      return r?.status === 'dead' ? r : undefined;
+    });
+    expect(row.attempts).toBe(4);
+    expect(row.last_error).toBe('HTTP 500');
+  });
+
+  it('back off exponentially with jitter', () => {
+    for (const attempt of [1, 2, 3, 4]) {
+      const ceiling = 1000 * 2 ** (attempt - 1);
+      expect(backoffMs(attempt, 1000, () => 0)).toBe(ceiling / 2);
+      expect(backoffMs(attempt, 1000, () => 1)).toBe(ceiling);
+    }
+    expect(backoffMs(30, 1000, () => 1)).toBe(3_600_000);
+  });
+});
+
+describe('timeout scanner', () => {
+  async function instanceWithTimeout(action: 'remind' | 'auto_approve' | 'auto_reject') {
+    const [initiator, approver] = [
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+    ];
+    const created = await createDefinition(platform, admin, {
+      node_tree: {
+        id: 'start',
+        type: 'start',
+        name: 'Submit',
+        child: {
+          id: 'slow',
+          type: 'approval',
+          name: 'Slow',
+          assignee: { type: 'users', userIds: [approver.id] },
+          mode: 'or',
+          timeout: { hours: 0.0001, action },
+          child: null,
+        },
+      },
+    });
+    await platform.call('POST', `/api/v1/bpm/definitions/${created.body.data.id}/publish`, {
+      token: admin,
+    });
+    const started = await platform.call('POST', '/api/v1/bpm/instances', {
+      token: initiator.token,
+      body: { definition_key: created.body.data.key, form: { reason: 'r', days: 1 } },
+    });
+    return { instanceId: started.body.data.id as number, initiator };
+  }
+
+  const timelineOf = async (instanceId: number, token: string) =>
+    (await platform.call('GET', `/api/v1/bpm/instances/${instanceId}/timeline`, { token })).body
+      .data as any[];
+
+  it('auto-approves as the system when the action is auto_approve', async () => {
+    const { instanceId, initiator } = await instanceWithTimeout('auto_approve');
+    const detail = await until(async () => {
+      const d = await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, {
+        token: initiator.token,
+      });
+      return d.body.data.status === 'approved' ? d.body.data : undefined;
+    });
+    expect(detail.tasks[0]).toMatchObject({ status: 'done', result: 'auto_approved' });
+    const entry = (await timelineOf(instanceId, initiator.token)).find(
+      (e) => e.action === 'auto_approve',
+    );
+    expect(entry).toMatchObject({ operator_id: 0, operator_name: 'system', comment: 'timeout' });
+  });
+
+  it('auto-rejects as the system when the action is auto_reject', async () => {
+    const { instanceId, initiator } = await instanceWithTimeout('auto_reject');
+    await until(async () => {
+      const d = await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, {
+        token: initiator.token,
+      });
+      return d.body.data.status === 'rejected' ? true : undefined;
+    });
+  });
+
+  it('reminds once and leaves the task pending', async () => {
+    const { instanceId, initiator } = await instanceWithTimeout('remind');
+    await until(async () =>
+      (await timelineOf(instanceId, initiator.token)).some((e) => e.action === 'remind')
+        ? true
+        : undefined,
+    );
+    await new Promise((r) => setTimeout(r, 800));
+    const timeline = await timelineOf(instanceId, initiator.token);
+    expect(timeline.filter((e) => e.action === 'remind')).toHaveLength(1);
+    const detail = await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, {
+      token: initiator.token,
+    });
+    expect(detail.body.data.status).toBe('running');
+  });
+
+  it('never acts twice on one task with two scanners at once', async () => {
+    const [initiator, approver] = [
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+    ];
+    const created = await createDefinition(platform, admin, {
+      node_tree: {
+        id: 'start',
+        type: 'start',
+        name: 'Submit',
+        // A long timeout the platform's own scanner will not reach; the test makes it due.
+        child: {
+          id: 'slow',
+          type: 'approval',
+          name: 'Slow',
+          assignee: { type: 'users', userIds: [approver.id] },
+          mode: 'or',
+          timeout: { hours: 100, action: 'remind' },
+          child: null,
+        },
+      },
+    });
+    await platform.call('POST', `/api/v1/bpm/definitions/${created.body.data.id}/publish`, {
+      token: admin,
+    });
+    const started = await platform.call('POST', '/api/v1/bpm/instances', {
+      token: initiator.token,
+      body: { definition_key: created.body.data.key, form: { reason: 'r', days: 1 } },
+    });
+    const instanceId = started.body.data.id as number;
+    const logger = createLogger('silent');
+    const runner = new InstanceRunner({ db: db(), notify: { enabled: false } });
+    const scanners = [
+      new TimeoutScanner({ db: db(), runner, logger }),
+      new TimeoutScanner({ db: db(), runner, logger }),
+    ];
+    await db()
+      .updateTable('bpm_tasks')
+      .set({ due_at: new Date(Date.now() - 1000) })
+      .where('instance_id', '=', instanceId)
+      .execute();
+    await Promise.all(scanners.map((s) => s.runOnce()));
+    const timeline = await timelineOf(instanceId, initiator.token);
+    expect(timeline.filter((e) => e.action === 'remind')).toHaveLength(1);
+  });
+});
