@@ -11,13 +11,19 @@ import type { AuthService } from './services/auth/auth.service.js';
 import { LocalForwardAuth } from './services/gateway/forward-auth.js';
 import { buildGatewayApp } from './services/gateway/gateway.app.js';
 import { buildIdentityApp } from './services/identity/identity.app.js';
+import { buildAuditApp } from './services/audit/audit.app.js';
 import { buildBpmApp } from './services/bpm/bpm.app.js';
 import { startBpmJobs } from './services/bpm/jobs/bpm.jobs.js';
 import type { IdentityTables } from './services/identity/identity.tables.js';
 import { seedIdentity } from './services/identity/seed.js';
 
 /** Default port of each service in one-service-per-process mode. */
-export const SERVICE_PORTS: Record<ServiceName, number> = { auth: 8101, identity: 8102, bpm: 8103 };
+export const SERVICE_PORTS: Record<ServiceName, number> = {
+  auth: 8101,
+  identity: 8102,
+  bpm: 8103,
+  audit: 8104,
+};
 
 export interface RunningPlatform {
   /** The gateway's base URL. */
@@ -40,6 +46,8 @@ export function buildService(
       return buildIdentityApp(kernel);
     case 'bpm':
       return buildBpmApp(kernel);
+    case 'audit':
+      return buildAuditApp(kernel);
   }
 }
 

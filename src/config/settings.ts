@@ -106,6 +106,7 @@ const envSchema = z.object({
   AUTH_SERVICE_URL: url,
   IDENTITY_SERVICE_URL: url,
   BPM_SERVICE_URL: url,
+  AUDIT_SERVICE_URL: url,
   BPM_INTERNAL_TOKEN: optionalText,
   BPM_CALLBACK_TOKEN: optionalText,
   BPM_TIMEOUT_SCAN_INTERVAL: duration('5m'),
@@ -150,8 +151,8 @@ function callbackTargets(source: NodeJS.ProcessEnv): Record<string, string> {
 export const callbackSuffix = (bizType: string) => bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
 export type Settings = ReturnType<typeof shapeSettings>;
-export type ServiceName = 'auth' | 'identity' | 'bpm';
-export const SERVICE_NAMES: readonly ServiceName[] = ['auth', 'identity', 'bpm'];
+export type ServiceName = 'auth' | 'identity' | 'bpm' | 'audit';
+export const SERVICE_NAMES: readonly ServiceName[] = ['auth', 'identity', 'bpm', 'audit'];
 
 function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
   const dbPassword =
@@ -199,6 +200,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       auth: env.AUTH_SERVICE_URL,
       identity: env.IDENTITY_SERVICE_URL,
       bpm: env.BPM_SERVICE_URL,
+      audit: env.AUDIT_SERVICE_URL,
     } as Record<ServiceName, string | undefined>,
     uploads: { storageType: env.UPLOAD_STORAGE_TYPE },
     bpm: {
