@@ -10,12 +10,15 @@ import type { IdentityTables } from '../identity/identity.tables.js';
 import type { BpmTables } from './bpm.tables.js';
 import { registerDefinitionRoutes } from './definitions/definitions.routes.js';
 import { DefinitionsService } from './definitions/definitions.service.js';
+import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { registerInstanceRoutes } from './instances/instances.routes.js';
 import { InstancesService } from './instances/instances.service.js';
 import { internalTokenGuard, registerInternalRoutes } from './instances/internal.js';
 import { InstanceRunner } from './instances/runner.js';
 import { SimulationService } from './instances/simulation.service.js';
 import { TasksService } from './instances/tasks.service.js';
+import { registerStatsRoutes } from './stats/stats.routes.js';
+import { StatsService } from './stats/stats.service.js';
 
 export type TenantDirectoryFactory = (tenantId: number) => TenantDirectory;
 
@@ -34,6 +37,7 @@ export async function buildBpmApp(kernel: Kernel): Promise<{ app: HttpApp }> {
     service: 'bpm',
     logger,
     metrics: settings.metrics.enabled ? createMetrics('bpm') : undefined,
+    operationLog: kernel.operationLog,
     trustProxy: true,
   });
   // BPM is not behind forward-auth: it validates the Bearer JWT itself (signature, expiry,
@@ -49,17 +53,21 @@ export async function buildBpmApp(kernel: Kernel): Promise<{ app: HttpApp }> {
   registerDefinitionRoutes(app, new DefinitionsService({ db }), directoryOf);
   const runner = new InstanceRunner({ db, notify: { enabled: settings.bpm.notify.enabled } });
   const instances = new InstancesService({ db, runner });
+  const idempotency = new IdempotencyService({ db });
   registerInstanceRoutes(
     app,
     instances,
     new TasksService({ db, runner, instances }),
     new SimulationService({ db }),
+    idempotency,
   );
   registerInternalRoutes(
     app,
     db,
     instances,
     internalTokenGuard(settings.bpm.internalToken, settings.production),
+    idempotency,
   );
+  registerStatsRoutes(app, new StatsService({ db }));
   return { app };
 }

@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { Principal } from '../../../platform/auth/principal.js';
 import {
   principalOf,
   requirePermission,
@@ -9,6 +11,8 @@ import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import { idParams } from '../../../platform/http/params.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import type { Action, FormData } from '../engine/types.js';
+import { idempotencyHooks } from '../idempotency/idempotency.hooks.js';
+import type { IdempotencyService } from '../idempotency/idempotency.service.js';
 import {
   addSignBody,
   approveBody,
@@ -57,15 +61,55 @@ function requireComment(comment: string | null | undefined): string {
   return comment;
 }
 
+/**
+ * A task action refused with 40900 (the task is no longer pending, the instance ended) carries
+ * the state that won, `{task: {id, status, result}, instance: {id, status}}`, so the loser of a
+ * race sees the outcome without another request. Other errors pass through unchanged.
+ */
+async function conflictWithState(
+  tasks: TasksService,
+  principal: Principal,
+  taskId: number,
+  err: unknown,
+): Promise<never> {
+  if (!(err instanceof AppError) || err.code !== ERROR_CODES.CONFLICT || err.details !== null)
+    throw err;
+  const current = await tasks.get(principal, taskId).catch(() => undefined);
+  if (!current) throw err;
+  throw new AppError(ERROR_CODES.CONFLICT, err.message, {
+    task: { id: current.id, status: current.status, result: current.result },
+    instance: { id: current.instance.id, status: current.instance.status },
+  });
+}
+
+/** Keys of users are scoped to the caller's tenant and user id. */
+const callerScope = (request: FastifyRequest) => {
+  const principal = principalOf(request);
+  return { tenantId: principal.tenantId, userId: principal.userId };
+};
+
 export function registerInstanceRoutes(
   app: HttpApp,
   instances: InstancesService,
   tasks: TasksService,
   simulation: SimulationService,
+  idempotency: IdempotencyService,
 ): void {
+  // Start and every action honour Idempotency-Key; the route's own guards run before the key is
+  // reserved, so a refused caller never holds one.
+  const keyed = idempotencyHooks(idempotency, callerScope);
+  const idempotent = (...guards: Array<(request: FastifyRequest) => Promise<void>>) => ({
+    preHandler: [...guards, keyed.preHandler],
+    onSend: keyed.onSend,
+    onResponse: keyed.onResponse,
+  });
+
   app.post(
     '/api/v1/bpm/instances',
-    { schema: { tags, summary: 'Start a flow-form instance', body: startBody, response: detail } },
+    {
+      ...idempotent(),
+      schema: { tags, summary: 'Start a flow-form instance', body: startBody, response: detail },
+    },
     async (request) => ok(await instances.start(principalOf(request), request.body)),
   );
   app.get(
@@ -133,7 +177,7 @@ export function registerInstanceRoutes(
     app.post(
       `/api/v1/bpm/instances/:id/${path}`,
       {
-        ...(admin ? { preHandler: requirePlatformAdmin } : {}),
+        ...(admin ? idempotent(requirePlatformAdmin) : idempotent()),
         schema: { tags, summary, params: idParams, body, response: detail },
       },
       async (request) =>
@@ -226,15 +270,17 @@ export function registerInstanceRoutes(
   ) =>
     app.post(
       `/api/v1/bpm/tasks/:id/${path}`,
-      { schema: { tags, summary, params: idParams, body, response: taskDetail } },
-      async (request) =>
-        ok(
-          await tasks.act(
-            principalOf(request),
-            request.params.id,
-            toAction(request.params.id, (request.body ?? {}) as ActionBody),
-          ),
-        ),
+      { ...idempotent(), schema: { tags, summary, params: idParams, body, response: taskDetail } },
+      async (request) => {
+        const principal = principalOf(request);
+        const taskId = request.params.id;
+        const action = toAction(taskId, (request.body ?? {}) as ActionBody);
+        return ok(
+          await tasks
+            .act(principal, taskId, action)
+            .catch((err: unknown) => conflictWithState(tasks, principal, taskId, err)),
+        );
+      },
     );
   taskAction('approve', 'Approve', approveBody, (taskId, b) => ({
     type: 'approve',

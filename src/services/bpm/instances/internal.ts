@@ -10,6 +10,8 @@ import { findPublished } from '../definitions/definitions.repo.js';
 import { formProblems, toInstanceItem, type InstancesService } from './instances.service.js';
 import { instanceItemView } from './instances.schema.js';
 import type { FormSchema } from '../engine/types.js';
+import { idempotencyHooks } from '../idempotency/idempotency.hooks.js';
+import type { IdempotencyService } from '../idempotency/idempotency.service.js';
 
 const positive = z.number().int().min(1);
 export const internalStartBody = z.object({
@@ -59,12 +61,19 @@ export function registerInternalRoutes(
   db: BpmDb,
   instances: InstancesService,
   guard: (request: FastifyRequest) => Promise<void>,
+  idempotency: IdempotencyService,
 ): void {
   const tags = ['bpm-internal'];
+  // A back end's keys: user 0 of the tenant named in the (already validated) body.
+  const keyed = idempotencyHooks(idempotency, (request) => ({
+    tenantId: (request.body as z.infer<typeof internalStartBody>).tenant_id,
+    userId: 0,
+  }));
   app.post(
     '/api/v1/bpm/internal/instances',
     {
       onRequest: guard,
+      ...keyed,
       schema: {
         tags,
         summary: 'Business start (header X-Internal-Token); 40901 on a running duplicate anchor',
