@@ -14,6 +14,7 @@ import { buildIdentityApp } from './services/identity/identity.app.js';
 import { buildAuditApp } from './services/audit/audit.app.js';
 import { buildBpmApp } from './services/bpm/bpm.app.js';
 import { startBpmJobs } from './services/bpm/jobs/bpm.jobs.js';
+import { startAuditJobs } from './services/audit/audit.jobs.js';
 import type { IdentityTables } from './services/identity/identity.tables.js';
 import { seedIdentity } from './services/identity/seed.js';
 
@@ -103,6 +104,8 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
     }
     const jobs = startBpmJobs(kernel);
     closers.unshift(() => jobs.stop());
+    const auditJobs = startAuditJobs(kernel);
+    closers.unshift(() => auditJobs.stop());
     const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
     const gateway = await buildGatewayApp({
       settings,
@@ -187,6 +190,7 @@ export async function startService(
   }
   const kernel = await openKernelReady(settings, logger);
   const { app } = await buildService(name, kernel);
+  const auditJobs = name === 'audit' ? startAuditJobs(kernel) : undefined;
   const url = await listen(
     app,
     settings.http.serviceHost,
@@ -195,6 +199,7 @@ export async function startService(
   return {
     url,
     async close() {
+      await auditJobs?.stop();
       await app.close();
       await kernel.close();
     },

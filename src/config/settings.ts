@@ -115,6 +115,8 @@ const envSchema = z.object({
   BPM_OUTBOX_BACKOFF_BASE: duration('1s'),
   BPM_OUTBOX_LEASE: duration('30s'),
   BPM_OUTBOX_TIMEOUT: duration('10s'),
+  AUDIT_LOG_RETENTION_DAYS: int(0, 0, 36500),
+  AUDIT_RETENTION_INTERVAL: duration('1d'),
   NOTIFY_API_BASE: url,
   NOTIFY_API_TOKEN: optionalText,
   UPLOAD_STORAGE_TYPE: z.enum(['local', 's3', 'minio']).default('local'),
@@ -203,6 +205,11 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       audit: env.AUDIT_SERVICE_URL,
     } as Record<ServiceName, string | undefined>,
     uploads: { storageType: env.UPLOAD_STORAGE_TYPE },
+    audit: {
+      /** 0 = off; N > 0 prunes operation and login logs older than N days, every interval. */
+      retentionDays: env.AUDIT_LOG_RETENTION_DAYS,
+      retentionIntervalMs: env.AUDIT_RETENTION_INTERVAL,
+    },
     bpm: {
       internalToken: env.BPM_INTERNAL_TOKEN,
       callbackToken: env.BPM_CALLBACK_TOKEN,

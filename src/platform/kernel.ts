@@ -3,6 +3,8 @@ import type { Settings } from '../config/settings.js';
 import { openCache, type Cache } from './cache/cache.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrate } from './db/migrator.js';
+import { databaseWriter, type OperationLogTables } from './audit/operation-log-writer.js';
+import { OperationLogRecorder } from './audit/operation-log.js';
 import { openStream, type EventStream } from './stream/stream.js';
 
 /** The shared resources a process opens once and hands to each service it runs. */
@@ -12,6 +14,8 @@ export interface Kernel {
   database: DatabaseHandle;
   cache: Cache;
   stream: EventStream;
+  /** The process's one operation-log buffer; every service app records into it. */
+  operationLog: OperationLogRecorder;
   close(): Promise<void>;
 }
 
@@ -25,13 +29,22 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
   }
   const cache = openCache(settings.redis, logger);
   const stream = openStream(settings.nats, database, logger);
+  // Every service app records into this one buffer (createHttpApp's `operationLog`); the
+  // gateway does not record, so a request is logged once, by the service that served it.
+  const operationLog = new OperationLogRecorder({
+    write: databaseWriter(database.db.withTables<OperationLogTables>()),
+    logger,
+  });
   return {
     settings,
     logger,
     database,
     cache,
     stream,
+    operationLog,
     async close() {
+      // Remaining entries are written before the database closes.
+      await operationLog.close();
       await stream.close();
       await cache.close();
       await database.close();

@@ -243,7 +243,12 @@ describe('metrics and health', () => {
     const res = await platform.call('GET', '/api/v1/health/ready');
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('ready');
-    expect(Object.keys(res.body.data.services).sort()).toEqual(['audit', 'auth', 'bpm', 'identity']);
+    expect(Object.keys(res.body.data.services).sort()).toEqual([
+      'audit',
+      'auth',
+      'bpm',
+      'identity',
+    ]);
     expect(res.body.data.services.auth).toMatchObject({ status: 'ready' });
   });
 

@@ -15,6 +15,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../metrics/metrics.js';
+import { recordOperationLogs } from '../audit/operation-log-hook.js';
+import type { OperationLogRecorder } from '../audit/operation-log.js';
 import { AppError, ERROR_CODES } from './errors.js';
 import { handleError } from './error-handler.js';
 
@@ -33,6 +35,8 @@ export interface HttpAppOptions {
   /** Serves `/metrics` from this registry when given (METRICS_ENABLED). */
   metrics?: ServiceMetrics | undefined;
   trustProxy?: boolean;
+  /** Where this app's `/api/v1` requests are recorded (the kernel's recorder); unset: nowhere. */
+  operationLog?: OperationLogRecorder | undefined;
 }
 
 export type HttpApp = FastifyInstance<
@@ -89,6 +93,16 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
 
   const metrics = options.metrics;
+  // Operation logs: recorded after the response, never delaying or failing it.
+  const operationLog = options.operationLog;
+  if (operationLog) {
+    const dropped = metrics?.counter(
+      'audit_operation_logs_dropped_total',
+      'Operation-log entries dropped: buffer full, write failed or timed out, recorder closed',
+      ['reason'],
+    );
+    recordOperationLogs(app, operationLog, dropped && ((reason, n) => dropped.inc({ reason }, n)));
+  }
   if (metrics) {
     app.addHook('onResponse', async (request, reply) => {
       metrics.httpDuration.observe(

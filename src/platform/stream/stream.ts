@@ -3,6 +3,22 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../db/database.js';
+import {
+  resolveConsumeOptions,
+  type ConsumeHandler,
+  type ConsumeOptions,
+  type ConsumerHandle,
+} from './consume.js';
+import { consumeJetStream } from './jetstream-consumer.js';
+import { consumeTable } from './table-consumer.js';
+
+export type {
+  ConsumeHandler,
+  ConsumeOptions,
+  ConsumerHandle,
+  DeadMessage,
+  DeliveryMeta,
+} from './consume.js';
 
 /** Seven days, the login-event retention of the spec. */
 export const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -16,6 +32,17 @@ export interface EventStream {
   /** The subject a platform event name is published on (adds `NATS_SUBJECT_PREFIX`). */
   subjectOf(event: string): string;
   publish(event: string, payload: object, msgId: string): Promise<void>;
+  /**
+   * Starts a durable consumer of `events`: at-least-once, explicit ack, redelivery with back-off
+   * and dead after `maxDeliver` deliveries, the same on both backends. Processes sharing
+   * `durable` share the messages; a message published while no consumer ran is delivered later.
+   */
+  consume(
+    durable: string,
+    events: string[],
+    handler: ConsumeHandler,
+    options?: ConsumeOptions,
+  ): ConsumerHandle;
   close(): Promise<void>;
 }
 
@@ -31,8 +58,8 @@ export function openStream(
   logger: Logger,
 ): EventStream {
   return options.url
-    ? new JetStreamEventStream(options, logger)
-    : new TableEventStream(database, options);
+    ? new JetStreamEventStream(options, database, logger)
+    : new TableEventStream(database, options, logger);
 }
 
 class TableEventStream implements EventStream {
@@ -40,6 +67,7 @@ class TableEventStream implements EventStream {
   constructor(
     private readonly database: DatabaseHandle,
     private readonly options: StreamOptions,
+    private readonly logger: Logger,
   ) {}
 
   subjectOf(event: string) {
@@ -52,6 +80,17 @@ class TableEventStream implements EventStream {
       ON CONFLICT (msg_id) DO NOTHING`.execute(this.database.db);
   }
 
+  consume(durable: string, events: string[], handler: ConsumeHandler, options?: ConsumeOptions) {
+    return consumeTable(
+      this.database.db,
+      this.logger.child({ consumer: durable }),
+      durable,
+      events.map((e) => this.subjectOf(e)),
+      handler,
+      resolveConsumeOptions(options ?? {}),
+    );
+  }
+
   async close() {}
 }
 
@@ -61,7 +100,8 @@ class JetStreamEventStream implements EventStream {
 
   constructor(
     private readonly options: StreamOptions,
-    logger: Logger,
+    private readonly database: DatabaseHandle,
+    private readonly logger: Logger,
   ) {
     // Connects in the background and keeps reconnecting: a NATS outage never stops a service.
     this.ready = (async () => {
@@ -95,6 +135,19 @@ class JetStreamEventStream implements EventStream {
   async publish(event: string, payload: object, msgId: string) {
     const { js } = await this.ready;
     await js.publish(this.subjectOf(event), JSON.stringify(payload), { msgID: msgId });
+  }
+
+  consume(durable: string, events: string[], handler: ConsumeHandler, options?: ConsumeOptions) {
+    return consumeJetStream(
+      this.ready,
+      this.database.db,
+      this.logger.child({ consumer: durable }),
+      this.options.stream,
+      durable,
+      events.map((e) => this.subjectOf(e)),
+      handler,
+      resolveConsumeOptions(options ?? {}),
+    );
   }
 
   async close() {

@@ -1,9 +1,13 @@
 import { sql } from 'kysely';
+import type { AuditTables } from '../../platform/audit/business-audit.js';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
 import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
+import { registerBusinessAuditRoutes } from './business-audit/business-audit.routes.js';
+import { registerLoginLogRoutes } from './login-logs/login-logs.routes.js';
+import { registerOperationLogRoutes } from './operation-logs/operation-logs.routes.js';
 
 /**
  * The audit service: operation logs, login logs and business audit logs, each a feature folder
@@ -16,6 +20,7 @@ export async function buildAuditApp(kernel: Kernel): Promise<{ app: HttpApp }> {
     service: 'audit',
     logger,
     metrics: settings.metrics.enabled ? createMetrics('audit') : undefined,
+    operationLog: kernel.operationLog,
     trustProxy: true,
   });
   trustGatewayHeaders(app, settings.gateway.signingSecret);
@@ -24,5 +29,8 @@ export async function buildAuditApp(kernel: Kernel): Promise<{ app: HttpApp }> {
     cache: () => cache.ping(),
   });
   // Feature registrations (one line each): operation logs, login logs, business audit.
+  registerOperationLogRoutes(app, db);
+  registerBusinessAuditRoutes(app, db.withTables<AuditTables>());
+  registerLoginLogRoutes(app, db);
   return { app };
 }

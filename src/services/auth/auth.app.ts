@@ -35,6 +35,7 @@ export async function buildAuthApp(kernel: Kernel): Promise<{ app: HttpApp; auth
     service: 'auth',
     logger,
     metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
+    operationLog: kernel.operationLog,
     trustProxy: true,
   });
   trustGatewayHeaders(app, settings.gateway.signingSecret);

@@ -21,6 +21,7 @@ export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }
     service: 'identity',
     logger,
     metrics: settings.metrics.enabled ? createMetrics('identity') : undefined,
+    operationLog: kernel.operationLog,
     trustProxy: true,
   });
   trustGatewayHeaders(app, settings.gateway.signingSecret);

@@ -1,3 +1,4 @@
+import { writeBusinessAudit } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -89,6 +90,27 @@ function bizTypeProblems(
   return [];
 }
 
+/** One business-audit row for a definition change, in the change's transaction. */
+function auditDefinition(
+  trx: BpmDb,
+  principal: Principal,
+  action: string,
+  before: DefinitionRow | null,
+  after: DefinitionRow,
+): Promise<void> {
+  return writeBusinessAudit(trx as never, {
+    tenantId: principal.tenantId,
+    actorId: principal.userId,
+    actorName: principal.username,
+    action,
+    targetType: 'definition',
+    targetIds: [after.id],
+    before: before && toDefinitionView(before),
+    after: toDefinitionView(after),
+    summary: `${action} definition ${after.key} v${after.version}`,
+  });
+}
+
 /** Definition design: drafts, publishing with full validation, versions, suspension. */
 export class DefinitionsService {
   constructor(private readonly o: DefinitionsServiceOptions) {}
@@ -149,23 +171,27 @@ export class DefinitionsService {
       )),
     ];
     if (problems.length > 0) throw AppError.validation(problems);
-    const row = await conflictOnDuplicate(
-      insertDefinition(this.o.db, {
-        tenant_id: principal.tenantId,
-        key: input.key,
-        name: input.name,
-        category: input.category ?? null,
-        version: 1,
-        form_mode: input.form_mode,
-        biz_type: bizType,
-        form_schema: input.form_schema,
-        node_tree: input.node_tree,
-        starters: input.starters ?? {},
-        created_by: principal.userId,
-      }),
-      VERSION_CONSTRAINT,
-      `definition key ${input.key} already exists`,
-    );
+    const row = await inTransaction(this.o.db, async (trx) => {
+      const created = await conflictOnDuplicate(
+        insertDefinition(trx, {
+          tenant_id: principal.tenantId,
+          key: input.key,
+          name: input.name,
+          category: input.category ?? null,
+          version: 1,
+          form_mode: input.form_mode,
+          biz_type: bizType,
+          form_schema: input.form_schema,
+          node_tree: input.node_tree,
+          starters: input.starters ?? {},
+          created_by: principal.userId,
+        }),
+        VERSION_CONSTRAINT,
+        `definition key ${input.key} already exists`,
+      );
+      await auditDefinition(trx, principal, 'create', null, created);
+      return created;
+    });
     return toDefinitionView(row);
   }
 
@@ -185,9 +211,12 @@ export class DefinitionsService {
         ...(await this.checkBizType(trx, principal.tenantId, row.key, formMode, bizType)),
       ];
       if (problems.length > 0) throw AppError.validation(problems);
-      return toDefinitionView(
-        await updateDraft(trx, principal.tenantId, id, { ...input, biz_type: bizType }),
-      );
+      const updated = await updateDraft(trx, principal.tenantId, id, {
+        ...input,
+        biz_type: bizType,
+      });
+      await auditDefinition(trx, principal, 'update', row, updated);
+      return toDefinitionView(updated);
     });
   }
 
@@ -213,7 +242,9 @@ export class DefinitionsService {
       if (problems.length > 0)
         throw AppError.validation(problems, 'the definition cannot be published');
       await archivePublished(trx, principal.tenantId, row.key);
-      return toDefinitionView(await setStatus(trx, principal.tenantId, id, 'published', true));
+      const published = await setStatus(trx, principal.tenantId, id, 'published', true);
+      await auditDefinition(trx, principal, 'publish', row, published);
+      return toDefinitionView(published);
     });
   }
 
@@ -223,23 +254,27 @@ export class DefinitionsService {
     const latest = await latestVersion(this.o.db, principal.tenantId, source.key);
     if (latest.draftId !== null)
       throw AppError.conflict(`draft ${latest.draftId} of ${source.key} already exists`);
-    const row = await conflictOnDuplicate(
-      insertDefinition(this.o.db, {
-        tenant_id: principal.tenantId,
-        key: source.key,
-        name: source.name,
-        category: source.category,
-        version: latest.version + 1,
-        form_mode: source.form_mode,
-        biz_type: source.biz_type,
-        form_schema: source.form_schema,
-        node_tree: source.node_tree,
-        starters: source.starters,
-        created_by: principal.userId,
-      }),
-      VERSION_CONSTRAINT,
-      'another new version was created at the same time',
-    );
+    const row = await inTransaction(this.o.db, async (trx) => {
+      const created = await conflictOnDuplicate(
+        insertDefinition(trx, {
+          tenant_id: principal.tenantId,
+          key: source.key,
+          name: source.name,
+          category: source.category,
+          version: latest.version + 1,
+          form_mode: source.form_mode,
+          biz_type: source.biz_type,
+          form_schema: source.form_schema,
+          node_tree: source.node_tree,
+          starters: source.starters,
+          created_by: principal.userId,
+        }),
+        VERSION_CONSTRAINT,
+        'another new version was created at the same time',
+      );
+      await auditDefinition(trx, principal, 'new_version', source, created);
+      return created;
+    });
     return toDefinitionView(row);
   }
 
@@ -249,7 +284,9 @@ export class DefinitionsService {
       const row = await this.require(trx, principal.tenantId, id, true);
       if (row.status !== 'published')
         throw AppError.conflict(`only a published version can be suspended`);
-      return toDefinitionView(await setStatus(trx, principal.tenantId, id, 'suspended'));
+      const suspended = await setStatus(trx, principal.tenantId, id, 'suspended');
+      await auditDefinition(trx, principal, 'suspend', row, suspended);
+      return toDefinitionView(suspended);
     });
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { writeBusinessAudit } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -330,6 +331,8 @@ export class InstancesService {
   /** cancel / resubmit / terminate / resume: one engine action on the locked instance. */
   async act(principal: Principal, id: number, action: Action): Promise<InstanceDetailView> {
     await this.visible(principal, id);
+    // Force terminate and resume are administrative acts: audited in the same transaction.
+    const audited = action.type === 'terminate' || action.type === 'resume';
     const done = await this.o.runner.act(
       principal.tenantId,
       id,
@@ -341,7 +344,23 @@ export class InstancesService {
             : action;
         return applyAction(ctx, current.state, checked, actorOf(principal));
       },
+      {
+        afterPersist: audited
+          ? (trx, before, after) =>
+              writeBusinessAudit(trx as never, {
+                tenantId: principal.tenantId,
+                actorId: principal.userId,
+                actorName: principal.username,
+                action: action.type,
+                targetType: 'instance',
+                targetIds: [id],
+                before: toInstanceItem(before),
+                after: toInstanceItem(after),
+                summary: `${action.type === 'terminate' ? 'terminated' : 'resumed'} instance ${id} (${before.title})`,
+              })
+          : undefined,
+      },
     );
-    return this.detailOf(done.instance, done.state, done.tree, actorOf(principal));
+    return this.detailOf(done!.instance, done!.state, done!.tree, actorOf(principal));
   }
 }

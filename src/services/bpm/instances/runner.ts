@@ -31,6 +31,11 @@ export interface Operator {
   name: string;
 }
 
+export interface ActOptions {
+  claim?: (trx: BpmDb) => Promise<boolean>;
+  afterPersist?: (trx: BpmDb, before: InstanceRow, after: InstanceRow) => Promise<void>;
+}
+
 export interface Step {
   instance: InstanceRow;
   state: InstanceState;
@@ -89,28 +94,17 @@ export class InstanceRunner {
   /**
    * One engine step on an existing instance, under its row lock. `claim`, when given, runs first
    * in the same transaction; when it returns false nothing happens and the result is null
-   * (background jobs claim their work this way, so two replicas never act twice).
+   * (background jobs claim their work this way, so two replicas never act twice). `afterPersist`
+   * runs after the new state is written, still in the transaction (audit rows).
    */
   async act(
     tenantId: number,
     instanceId: number,
     operator: Operator,
     step: (ctx: EngineContext, current: Step) => Promise<EngineResult>,
-  ): Promise<Step>;
-  async act(
-    tenantId: number,
-    instanceId: number,
-    operator: Operator,
-    step: (ctx: EngineContext, current: Step) => Promise<EngineResult>,
-    claim: (trx: BpmDb) => Promise<boolean>,
-  ): Promise<Step | null>;
-  async act(
-    tenantId: number,
-    instanceId: number,
-    operator: Operator,
-    step: (ctx: EngineContext, current: Step) => Promise<EngineResult>,
-    claim?: (trx: BpmDb) => Promise<boolean>,
+    options: ActOptions = {},
   ): Promise<Step | null> {
+    const { claim, afterPersist } = options;
     return inTransaction(this.o.db, async (trx) => {
       const instance = await findInstance(trx, tenantId, instanceId, true);
       if (!instance) throw AppError.notFound('instance');
@@ -120,6 +114,7 @@ export class InstanceRunner {
       const ctx = this.context(trx, tenantId, tree, schema);
       const result = await step(ctx, { instance, state, tree, schema });
       const saved = await this.persist(trx, instance, tree, state, result, operator);
+      await afterPersist?.(trx, instance, saved.instance);
       return {
         instance: saved.instance,
         state: instanceStateOf(saved.instance, await instanceTasks(trx, instance.id)),

@@ -1,45 +1,9 @@
+import { every, type PeriodicJob } from '../../../platform/jobs/periodic.js';
 import type { Kernel } from '../../../platform/kernel.js';
 import type { BpmTables } from '../bpm.tables.js';
 import { InstanceRunner } from '../instances/runner.js';
 import { OutboxWorker } from './outbox.worker.js';
 import { TimeoutScanner } from './timeout.scanner.js';
-
-export interface PeriodicJob {
-  stop(): Promise<void>;
-}
-
-/**
- * Runs `work` every `intervalMs`, never two rounds at once, until stopped; a failed round is
- * logged and the next one runs on time. Replica safety is the work's own (SKIP LOCKED claims).
- */
-export function every(
-  name: string,
-  intervalMs: number,
-  work: () => Promise<unknown>,
-  kernel: Kernel,
-): PeriodicJob {
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = work()
-      .catch((err: Error) =>
-        kernel.logger.error({ job: name, err: err.message }, 'background job round failed'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
 
 /** The BPM service's background work: the outbox worker and the timeout scanner. */
 export function startBpmJobs(kernel: Kernel): PeriodicJob {
@@ -60,12 +24,12 @@ export function startBpmJobs(kernel: Kernel): PeriodicJob {
     logger: logger.child({ job: 'bpm.timeout_scanner' }),
   });
   const jobs = [
-    every('bpm.outbox', settings.bpm.outbox.pollIntervalMs, () => outbox.runOnce(), kernel),
+    every('bpm.outbox', settings.bpm.outbox.pollIntervalMs, () => outbox.runOnce(), logger),
     every(
       'bpm.timeout_scanner',
       settings.bpm.timeoutScanIntervalMs,
       () => scanner.runOnce(),
-      kernel,
+      logger,
     ),
   ];
   return { stop: async () => void (await Promise.all(jobs.map((j) => j.stop()))) };

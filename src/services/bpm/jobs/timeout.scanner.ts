@@ -108,7 +108,7 @@ export class TimeoutScanner {
           ],
         };
       },
-      claim,
+      { claim },
     );
     if (step)
       this.o.logger.info(

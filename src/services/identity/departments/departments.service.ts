@@ -1,5 +1,6 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import { auditChange } from '../audit.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
 import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
 import { conflictOnReference } from '../../../platform/db/constraint-errors.js';
@@ -77,13 +78,22 @@ export class DepartmentsService {
     const row = await inTransaction(this.o.db, async (trx) => {
       const problems = await this.referenceProblems(trx, tenantId, input);
       if (problems.length > 0) throw AppError.validation(problems);
-      return insertDepartment(trx, {
+      const created = await insertDepartment(trx, {
         tenant_id: tenantId,
         name: input.name,
         parent_id: input.parent_id ?? null,
         leader_id: input.leader_id ?? null,
         sort: input.sort ?? 0,
       });
+      await auditChange(trx, principal, {
+        action: 'create',
+        targetType: 'department',
+        targetId: created.id,
+        before: null,
+        after: toDepartmentView(created),
+        summary: `created department ${created.name}`,
+      });
+      return created;
     });
     return toDepartmentView(row);
   }
@@ -119,7 +129,17 @@ export class DepartmentsService {
       if (input.parent_id !== undefined) patch.parent_id = input.parent_id;
       if (input.leader_id !== undefined) patch.leader_id = input.leader_id;
       if (input.sort !== undefined) patch.sort = input.sort;
-      return updateDepartment(trx, tenantId, deptId, patch);
+      const before = (await findDepartment(trx, tenantId, deptId))!;
+      const updated = await updateDepartment(trx, tenantId, deptId, patch);
+      await auditChange(trx, principal, {
+        action: 'update',
+        targetType: 'department',
+        targetId: deptId,
+        before: toDepartmentView(before),
+        after: toDepartmentView(updated!),
+        summary: `updated department ${updated!.name}`,
+      });
+      return updated;
     });
     return toDepartmentView(row!);
   }
@@ -137,6 +157,15 @@ export class DepartmentsService {
       if (await hasMembers(trx, tenantId, deptId)) {
         throw AppError.conflict('the department still has members');
       }
+      const before = (await findDepartment(trx, tenantId, deptId))!;
+      await auditChange(trx, principal, {
+        action: 'delete',
+        targetType: 'department',
+        targetId: deptId,
+        before: toDepartmentView(before),
+        after: null,
+        summary: `deleted department ${before.name}`,
+      });
       await conflictOnReference(
         deleteDepartment(trx, tenantId, deptId),
         'the department is still referenced by other records',

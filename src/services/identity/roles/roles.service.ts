@@ -1,6 +1,7 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import { auditChange } from '../audit.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
 import { AppError } from '../../../platform/http/errors.js';
 import {
@@ -58,16 +59,27 @@ export class RolesService {
   }
 
   async create(principal: Principal, input: CreateRoleInput): Promise<RoleView> {
-    const row = await conflictOnDuplicate(
-      insertRole(this.o.db, {
-        tenant_id: principal.tenantId,
-        code: input.code,
-        name: input.name,
-        permissions: normalizeCodes(input.permissions),
-      }),
-      ROLE_CODE_CONSTRAINT,
-      DUPLICATE_CODE,
-    );
+    const row = await inTransaction(this.o.db, async (trx) => {
+      const created = await conflictOnDuplicate(
+        insertRole(trx, {
+          tenant_id: principal.tenantId,
+          code: input.code,
+          name: input.name,
+          permissions: normalizeCodes(input.permissions),
+        }),
+        ROLE_CODE_CONSTRAINT,
+        DUPLICATE_CODE,
+      );
+      await auditChange(trx, principal, {
+        action: 'create',
+        targetType: 'role',
+        targetId: created.id,
+        before: null,
+        after: toRoleView(created),
+        summary: `created role ${created.code}`,
+      });
+      return created;
+    });
     return toRoleView(row);
   }
 
@@ -81,11 +93,20 @@ export class RolesService {
       // Locked first: an assignment in flight either commits before (and is among the holders
       // read below) or waits until this commits (and then reads the new permissions).
       if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
+      const before = (await findRole(trx, tenantId, roleId))!;
       const updated = await conflictOnDuplicate(
         updateRole(trx, tenantId, roleId, patch),
         ROLE_CODE_CONSTRAINT,
         DUPLICATE_CODE,
       );
+      await auditChange(trx, principal, {
+        action: 'update',
+        targetType: 'role',
+        targetId: roleId,
+        before: toRoleView(before),
+        after: toRoleView(updated!),
+        summary: `updated role ${updated!.code}`,
+      });
       return { row: updated!, holders: await holdersOfRole(trx, tenantId, roleId) };
     });
     await invalidateUsers(this.o.cache, holders);
@@ -97,6 +118,15 @@ export class RolesService {
     const holders = await inTransaction(this.o.db, async (trx) => {
       if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
       const holderIds = await holdersOfRole(trx, tenantId, roleId);
+      const before = (await findRole(trx, tenantId, roleId))!;
+      await auditChange(trx, principal, {
+        action: 'delete',
+        targetType: 'role',
+        targetId: roleId,
+        before: { ...toRoleView(before), holders: holderIds },
+        after: null,
+        summary: `deleted role ${before.code}`,
+      });
       await conflictOnReference(
         deleteRole(trx, tenantId, roleId),
         'the role is still referenced by other records',

@@ -46,7 +46,7 @@ export function registerTenantRoutes(app: HttpApp, tenants: TenantsService): voi
         response: { 200: envelopeOf(tenantView) },
       },
     },
-    async (request) => ok(await tenants.create(request.body)),
+    async (request) => ok(await tenants.create(principalOf(request), request.body)),
   );
 
   app.get(

@@ -2,6 +2,7 @@ import { hashPassword } from '../../../platform/auth/passwords.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import { auditChange } from '../audit.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
 import { AppError } from '../../../platform/http/errors.js';
 import {
@@ -58,7 +59,7 @@ export class TenantsService {
   }
 
   /** The tenant, its `super_admin` role (`*`) and its first administrator, all or nothing. */
-  async create(input: CreateTenantInput): Promise<TenantView> {
+  async create(principal: Principal, input: CreateTenantInput): Promise<TenantView> {
     const passwordHash = await hashPassword(input.admin_password);
     const row = await inTransaction(this.o.db, async (trx) => {
       const tenant = await conflictOnDuplicate(
@@ -82,6 +83,15 @@ export class TenantsService {
         is_platform_admin: false,
       });
       await replaceUserRoles(trx, adminId, [roleId]);
+      // Recorded in the platform administrator's tenant, where tenants are administered.
+      await auditChange(trx, principal, {
+        action: 'create',
+        targetType: 'tenant',
+        targetId: tenant.id,
+        before: null,
+        after: { ...toTenantView(tenant), admin_username: input.admin_username },
+        summary: `created tenant ${tenant.code}`,
+      });
       return tenant;
     });
     return toTenantView(row);
@@ -107,6 +117,14 @@ export class TenantsService {
       if (input.status !== undefined) patch.status = input.status;
       if (input.storage_quota_mb !== undefined) patch.storage_quota_mb = input.storage_quota_mb;
       const updated = (await updateTenant(trx, tenantId, patch))!;
+      await auditChange(trx, principal, {
+        action: 'update',
+        targetType: 'tenant',
+        targetId: tenantId,
+        before: toTenantView(current),
+        after: toTenantView(updated),
+        summary: `updated tenant ${updated.code}`,
+      });
       const statusChanged = updated.status !== current.status;
       return { row: updated, affected: statusChanged ? await userIdsOfTenant(trx, tenantId) : [] };
     });
@@ -120,6 +138,15 @@ export class TenantsService {
     const affected = await inTransaction(this.o.db, async (trx) => {
       if (!(await lockTenantForUpdate(trx, tenantId))) throw AppError.notFound('tenant');
       const userIds = await userIdsOfTenant(trx, tenantId);
+      const before = (await findTenant(trx, tenantId))!;
+      await auditChange(trx, principal, {
+        action: 'delete',
+        targetType: 'tenant',
+        targetId: tenantId,
+        before: toTenantView(before),
+        after: null,
+        summary: `deleted tenant ${before.code}`,
+      });
       await conflictOnReference(
         deleteTenant(trx, tenantId),
         'the tenant is still referenced by other records',

@@ -9,6 +9,7 @@ import {
   conflictOnReference,
 } from '../../../platform/db/constraint-errors.js';
 import { lockDepartmentForReference } from '../departments/departments.repo.js';
+import { auditChange } from '../audit.js';
 import { invalidateUsers } from '../directory.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';
@@ -99,7 +100,16 @@ export class UsersService {
         DUPLICATE_USERNAME,
       );
       await replaceUserRoles(trx, userId, [...new Set(input.role_ids ?? [])]);
-      return findUser(trx, tenantId, userId);
+      const created = (await findUser(trx, tenantId, userId))!;
+      await auditChange(trx, principal, {
+        action: 'create',
+        targetType: 'user',
+        targetId: userId,
+        before: null,
+        after: toUserView(created),
+        summary: `created user ${created.username}`,
+      });
+      return created;
     });
     return toUserView(row!);
   }
@@ -114,6 +124,7 @@ export class UsersService {
       const target = await lockUserForUpdate(trx, tenantId, userId);
       if (!target) throw AppError.notFound('user');
       this.guardPlatformAdmin(principal, target);
+      const before = (await findUser(trx, tenantId, userId))!;
       const problems = await referenceProblems(trx, tenantId, input);
       if (problems.length > 0) throw AppError.validation(problems);
       const patch: UserPatch = {};
@@ -131,7 +142,19 @@ export class UsersService {
       if (input.role_ids !== undefined) {
         await replaceUserRoles(trx, userId, [...new Set(input.role_ids)]);
       }
-      return findUser(trx, tenantId, userId);
+      const after = (await findUser(trx, tenantId, userId))!;
+      await auditChange(trx, principal, {
+        action: 'update',
+        targetType: 'user',
+        targetId: userId,
+        before: toUserView(before),
+        after: {
+          ...toUserView(after),
+          ...(passwordHash !== undefined ? { password: 'changed' } : {}),
+        },
+        summary: `updated user ${after.username}`,
+      });
+      return after;
     });
     // After the commit: the next request of this user is checked against the new state.
     await invalidateUsers(this.o.cache, [userId]);
@@ -145,6 +168,15 @@ export class UsersService {
       const target = await lockUserForUpdate(trx, tenantId, userId);
       if (!target) throw AppError.notFound('user');
       this.guardPlatformAdmin(principal, target);
+      const before = (await findUser(trx, tenantId, userId))!;
+      await auditChange(trx, principal, {
+        action: 'delete',
+        targetType: 'user',
+        targetId: userId,
+        before: toUserView(before),
+        after: null,
+        summary: `deleted user ${before.username}`,
+      });
       await conflictOnReference(
         deleteUser(trx, tenantId, userId),
         'the user is still referenced by other records',

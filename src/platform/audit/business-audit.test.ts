@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AuditWriteError,
+  canonical,
+  GENESIS_HASH,
+  linkContent,
+  linkHash,
+  maskSecrets,
+  writeBusinessAudit,
+} from './business-audit.js';
+
+const entry = {
+  tenantId: 1,
+  actorId: 5,
+  actorName: 'alice',
+  action: 'update',
+  targetType: 'role',
+  targetIds: [3],
+  before: null,
+  after: { name: 'x' },
+  summary: 'updated role',
+};
+// Refusals happen before any query, so a handle that only says whether it is a transaction will do.
+const inTransaction = { isTransaction: true } as never;
+const outside = { isTransaction: false } as never;
+
+describe('business audit writer', () => {
+  it('refuses a write outside a transaction', async () => {
+    await expect(writeBusinessAudit(outside, entry)).rejects.toThrow(AuditWriteError);
+  });
+
+  it.each([
+    ['no tenant', { tenantId: 0 }],
+    ['no actor', { actorName: '' }],
+    ['a negative actor', { actorId: -1 }],
+    ['no target ids (unbounded scope)', { targetIds: [] }],
+    ['an empty target id', { targetIds: [''] }],
+  ])('refuses a write with %s', async (_label, change) => {
+    await expect(writeBusinessAudit(inTransaction, { ...entry, ...change })).rejects.toThrow(
+      AuditWriteError,
+    );
+  });
+
+  it('masks secrets at any depth', () => {
+    expect(
+      maskSecrets({
+        name: 'n',
+        password: 'p',
+        nested: [{ client_secret: 's', api_key: 'k', ok: 1 }],
+        password_hash: 'h',
+      }),
+    ).toEqual({
+      name: 'n',
+      password: '***',
+      nested: [{ client_secret: '***', api_key: '***', ok: 1 }],
+      password_hash: '***',
+    });
+  });
+});
+
+describe('hash chain links', () => {
+  const row = {
+    tenant_id: 1,
+    seq: 1,
+    actor_id: 5,
+    actor_name: 'alice',
+    action: 'update',
+    target_type: 'role',
+    target_id: '3',
+    before: { b: 1, a: 2 },
+    after: null,
+    summary: 's',
+    created_at: '2026-11-21T00:00:00.000Z',
+  };
+
+  it('do not depend on JSON key order (jsonb reorders keys)', () => {
+    expect(linkContent(row)).toBe(linkContent({ ...row, before: { a: 2, b: 1 } }));
+    expect(canonical({ b: { d: 1, c: 2 }, a: [{ z: 1, y: 2 }] })).toEqual({
+      a: [{ y: 2, z: 1 }],
+      b: { c: 2, d: 1 },
+    });
+  });
+
+  it('change when the content or the previous hash changes', () => {
+    const base = linkHash(GENESIS_HASH, linkContent(row));
+    expect(linkHash(GENESIS_HASH, linkContent({ ...row, summary: 't' }))).not.toBe(base);
+    expect(linkHash('1'.repeat(64), linkContent(row))).not.toBe(base);
+    expect(base).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

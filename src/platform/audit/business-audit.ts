@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import type { Generated, Kysely, Transaction } from 'kysely';
+
+/** The chain's first `prev_hash`. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+export type AuditTables = {
+  audit_business_logs: {
+    id: Generated<number>;
+    tenant_id: number;
+    seq: number;
+    actor_id: number;
+    actor_name: string;
+    action: string;
+    target_type: string;
+    target_id: string;
+    before: unknown;
+    after: unknown;
+    summary: string;
+    prev_hash: string;
+    hash: string;
+    created_at: Date;
+  };
+  audit_chain_heads: { tenant_id: number; seq: number; hash: string };
+};
+
+export interface BusinessAuditEntry {
+  tenantId: number;
+  /** The person (or 0 for the system) who made the change. */
+  actorId: number;
+  actorName: string;
+  /** What was done: `create`, `update`, `delete`, `publish`, `terminate`, … */
+  action: string;
+  /** The record kind: `user`, `role`, `department`, `tenant`, `definition`, `instance`, … */
+  targetType: string;
+  /** The records changed, named explicitly: an audited write never has an unbounded scope. */
+  targetIds: Array<string | number>;
+  before: unknown;
+  after: unknown;
+  summary: string;
+}
+
+export class AuditWriteError extends Error {
+  override name = 'AuditWriteError';
+}
+
+/** The canonical text a row's hash covers: fixed key order, so the hash is reproducible. */
+export function linkContent(row: {
+  tenant_id: number;
+  seq: number;
+  actor_id: number;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before: unknown;
+  after: unknown;
+  summary: string;
+  created_at: string;
+}): string {
+  return JSON.stringify([
+    row.tenant_id,
+    row.seq,
+    row.actor_id,
+    row.actor_name,
+    row.action,
+    row.target_type,
+    row.target_id,
+    canonical(row.before),
+    canonical(row.after),
+    row.summary,
+    row.created_at,
+  ]);
+}
+
+/** JSON with object keys sorted at every depth (jsonb does not keep key order). */
+export function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value ?? null;
+}
+
+export function linkHash(prevHash: string, content: string): string {
+  return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
+}
+
+// Keys whose values never reach an audit row (tokens, passwords, secrets), at any depth.
+const SECRET_KEY = /pass(word)?|secret|token|authorization|captcha|api[_-]?key|credential|hash/i;
+
+export function maskSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecrets);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '***' : maskSecrets(v)]),
+    );
+  }
+  return value;
+}
+
+function isTransaction(db: Kysely<never>): db is Transaction<never> {
+  return (db as unknown as { isTransaction?: boolean }).isTransaction === true;
+}
+
+/**
+ * Writes business-audit rows inside the caller's transaction, one per target id, chained per
+ * tenant. Refuses (throws, so the caller's change rolls back) a write with no actor name, no
+ * tenant, outside a transaction, or with no explicit target ids.
+ */
+export async function writeBusinessAudit(
+  db: Kysely<never>,
+  entry: BusinessAuditEntry,
+): Promise<void> {
+  if (!isTransaction(db))
+    throw new AuditWriteError(
+      'business audit writes must run inside the change\u2019s transaction',
+    );
+  if (!Number.isSafeInteger(entry.tenantId) || entry.tenantId <= 0)
+    throw new AuditWriteError('business audit needs a tenant');
+  if (!Number.isSafeInteger(entry.actorId) || entry.actorId < 0 || !entry.actorName) {
+    throw new AuditWriteError('business audit needs an actor');
+  }
+  const targetIds = entry.targetIds.map(String).filter((id) => id !== '');
+  if (targetIds.length === 0 || targetIds.length !== entry.targetIds.length) {
+    throw new AuditWriteError('business audit needs the explicit ids of the records changed');
+  }
+  const trx = db as unknown as Kysely<AuditTables>;
+  await trx
+    .insertInto('audit_chain_heads')
+    .values({ tenant_id: entry.tenantId, seq: 0, hash: GENESIS_HASH })
+    .onConflict((oc) => oc.column('tenant_id').doNothing())
+    .execute();
+  const head = await trx
+    .selectFrom('audit_chain_heads')
+    .select(['seq', 'hash'])
+    .where('tenant_id', '=', entry.tenantId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  let seq = Number(head.seq);
+  let prevHash = head.hash;
+  const createdAt = new Date();
+  const before = maskSecrets(entry.before ?? null);
+  const after = maskSecrets(entry.after ?? null);
+  for (const targetId of targetIds) {
+    seq += 1;
+    const row = {
+      tenant_id: entry.tenantId,
+      seq,
+      actor_id: entry.actorId,
+      actor_name: entry.actorName,
+      action: entry.action,
+      target_type: entry.targetType,
+      target_id: targetId,
+      before,
+      after,
+      summary: entry.summary,
+      created_at: createdAt.toISOString(),
+    };
+    const hash = linkHash(prevHash, linkContent(row));
+    await trx
+      .insertInto('audit_business_logs')
+      .values({
+        ...row,
+        before: JSON.stringify(before) as never,
+        after: JSON.stringify(after) as never,
+        prev_hash: prevHash,
+        hash,
+        created_at: createdAt,
+      })
+      .execute();
+    prevHash = hash;
+  }
+  await trx
+    .updateTable('audit_chain_heads')
+    .set({ seq, hash: prevHash })
+    .where('tenant_id', '=', entry.tenantId)
+    .execute();
+}
+
+/** Walks a tenant's chain in order and reports the first broken link. */
+export async function verifyChain(db: Kysely<AuditTables>, tenantId: number) {
+  const rows = await db
+    .selectFrom('audit_business_logs')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('seq')
+    .execute();
+  const head = await db
+    .selectFrom('audit_chain_heads')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
+  let prevHash = GENESIS_HASH;
+  let expectedSeq = 1;
+  for (const row of rows) {
+    const broken = (reason: string) => ({
+      ok: false as const,
+      checked: expectedSeq - 1,
+      first_broken: { seq: Number(row.seq), id: row.id, reason },
+    });
+    if (Number(row.seq) !== expectedSeq)
+      return broken(`expected link ${expectedSeq}: rows are missing or reordered`);
+    if (row.prev_hash !== prevHash) return broken('the link does not point to the previous row');
+    const content = linkContent({
+      ...row,
+      seq: Number(row.seq),
+      created_at: row.created_at.toISOString(),
+    });
+    if (linkHash(prevHash, content) !== row.hash)
+      return broken('the row was changed after it was written');
+    prevHash = row.hash;
+    expectedSeq += 1;
+  }
+  const last = rows.length;
+  if (head && (Number(head.seq) !== last || head.hash !== prevHash)) {
+    return {
+      ok: false as const,
+      checked: last,
+      first_broken: {
+        seq: last + 1,
+        id: null,
+        reason: `the chain head says ${head.seq} links: rows after ${last} were removed`,
+      },
+    };
+  }
+  return { ok: true as const, checked: last, first_broken: null };
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { maskBody } from './masking.js';
+import type { DropCounter, OperationLogEntry, OperationLogRecorder } from './operation-log.js';
+
+const API_PREFIX = '/api/v1';
+const MAX_PATH_CHARS = 2048;
+const MAX_SHORT_CHARS = 256;
+
+/** Only `/api/v1` routes are recorded: never health probes, metrics or internal endpoints. */
+export function isRecordedPath(path: string): boolean {
+  if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return false;
+  return !/\/(internal|health)(\/|$)/.test(path);
+}
+
+/**
+ * The rule for `module` and `action`: `module` is the first path segment after `/api/v1`
+ * (`users`, `roles`, `bpm`, `login`, `operation-logs`, …); `action` is the method and the
+ * matched route pattern without `/api/v1` (`POST /users`, `POST /bpm/tasks/:id/approve`), or
+ * the method and `(unmatched)` for a path no route serves.
+ */
+export function moduleAndAction(
+  method: string,
+  path: string,
+  routePattern: string | undefined,
+): { module: string; action: string } {
+  const rest = path.slice(API_PREFIX.length).replace(/^\/+/, '');
+  const module = (rest.split('/')[0] ?? '').slice(0, 64) || 'root';
+  const pattern = routePattern?.startsWith(API_PREFIX)
+    ? routePattern.slice(API_PREFIX.length) || '/'
+    : '(unmatched)';
+  return { module, action: `${method} ${pattern}`.slice(0, MAX_SHORT_CHARS) };
+}
+
+function parseJson(payload: unknown): unknown {
+  if (typeof payload !== 'string') return payload;
+  const first = payload.trimStart()[0];
+  if (first !== '{' && first !== '[') return payload;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+}
+
+const field = (value: unknown, key: string): unknown =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+const asId = (value: unknown) =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
+const asText = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** The operation-log entry of one answered request. */
+export function entryOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  responsePayload: unknown,
+  now = new Date(),
+): OperationLogEntry {
+  const path = request.url.split('?')[0]!;
+  const response = parseJson(responsePayload);
+  const principal = (request as { principal?: FastifyRequest['principal'] }).principal ?? null;
+  // A request without a token (login, refresh): the user the response names, else the tenant the
+  // request named (resolved by code when written), else the default tenant.
+  const user = reply.statusCode < 400 ? field(field(response, 'data'), 'user') : undefined;
+  const body = request.body;
+  const userHeader = request.headers['user-agent'];
+  return {
+    tenantId: principal?.tenantId ?? asId(field(user, 'tenant_id')),
+    tenantCode: principal ? null : asText(field(body, 'tenant_code')),
+    userId: principal?.userId ?? asId(field(user, 'id')),
+    username: (
+      principal?.username ??
+      asText(field(user, 'username')) ??
+      asText(field(body, 'username')) ??
+      ''
+    ).slice(0, MAX_SHORT_CHARS),
+    ...moduleAndAction(request.method, path, request.routeOptions.url),
+    method: request.method,
+    path: path.slice(0, MAX_PATH_CHARS),
+    status: reply.statusCode,
+    ip: (request.ip ?? '').slice(0, MAX_SHORT_CHARS),
+    userAgent: (typeof userHeader === 'string' ? userHeader : '').slice(0, 512),
+    latencyMs: Math.max(0, Math.round(reply.elapsedTime)),
+    requestId: request.id,
+    requestBody: maskBody(body),
+    responseBody: maskBody(response),
+    createdAt: now,
+  };
+}
+
+/**
+ * Records every `/api/v1` request of `app` after its response has been sent (onResponse): the
+ * entry goes into the recorder's buffer and nothing here can fail or delay the request.
+ */
+export function recordOperationLogs(
+  app: FastifyInstance,
+  recorder: OperationLogRecorder,
+  onDrop?: DropCounter,
+): void {
+  const payloads = new WeakMap<FastifyRequest, unknown>();
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (isRecordedPath(request.url.split('?')[0]!)) payloads.set(request, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (!isRecordedPath(request.url.split('?')[0]!)) return;
+    try {
+      recorder.record(entryOf(request, reply, payloads.get(request)), onDrop);
+    } catch (err) {
+      request.log.warn({ err }, 'operation log entry not recorded');
+    }
+  });
+}

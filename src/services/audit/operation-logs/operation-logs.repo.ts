@@ -1,0 +1,198 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { OperationLogTables } from '../../../platform/audit/operation-log-writer.js';
+import { containsPattern } from '../../../platform/db/like-pattern.js';
+import type { Page } from '../../../platform/http/envelope.js';
+import type { OperationLogFilter, StatsQuery } from './operation-logs.schema.js';
+
+export type OperationLogDb = Kysely<OperationLogTables>;
+
+export interface OperationLogRow {
+  id: number;
+  tenant_id: number;
+  user_id: number | null;
+  username: string;
+  module: string;
+  action: string;
+  method: string;
+  path: string;
+  status: number;
+  ip: string;
+  user_agent: string;
+  latency_ms: number;
+  request_id: string;
+  created_at: Date;
+}
+
+export interface OperationLogDetailRow extends OperationLogRow {
+  request_body: string | null;
+  response_body: string | null;
+}
+
+const ITEM_COLUMNS = [
+  'id',
+  'tenant_id',
+  'user_id',
+  'username',
+  'module',
+  'action',
+  'method',
+  'path',
+  'status',
+  'ip',
+  'user_agent',
+  'latency_ms',
+  'request_id',
+  'created_at',
+] as const;
+
+type Eb = ExpressionBuilder<OperationLogTables, 'audit_operation_logs'>;
+
+/** The filter as one SQL condition, tenant first. */
+function matching(tenantId: number, filter: OperationLogFilter) {
+  return (eb: Eb) => {
+    const c = [eb('tenant_id', '=', tenantId)];
+    if (filter.user_id !== undefined) c.push(eb('user_id', '=', filter.user_id));
+    if (filter.username) c.push(eb('username', 'ilike', containsPattern(filter.username)));
+    if (filter.module) c.push(eb('module', '=', filter.module));
+    if (filter.method) c.push(eb('method', '=', filter.method));
+    if (filter.status !== undefined) c.push(eb('status', '=', filter.status));
+    if (filter.path) c.push(eb('path', 'ilike', containsPattern(filter.path)));
+    if (filter.request_id) c.push(eb('request_id', '=', filter.request_id));
+    if (filter.start_time) c.push(eb('created_at', '>=', filter.start_time));
+    if (filter.end_time) c.push(eb('created_at', '<', filter.end_time));
+    return eb.and(c);
+  };
+}
+
+export async function listOperationLogs(
+  db: OperationLogDb,
+  tenantId: number,
+  filter: OperationLogFilter,
+  page: Page,
+): Promise<{ rows: OperationLogRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('audit_operation_logs')
+      .select(ITEM_COLUMNS)
+      .where(matching(tenantId, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.pageSize)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('audit_operation_logs')
+      .where(matching(tenantId, filter))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export function findOperationLog(
+  db: OperationLogDb,
+  tenantId: number,
+  id: number,
+): Promise<OperationLogDetailRow | undefined> {
+  return db
+    .selectFrom('audit_operation_logs')
+    .select([...ITEM_COLUMNS, 'request_body', 'response_body'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Where the previous export chunk ended (newest first: created_at desc, id desc). */
+export interface ExportCursor {
+  createdAt: Date;
+  id: number;
+}
+
+/** One chunk of the export, newest first, after `cursor` (keyset: memory stays flat). */
+export function exportOperationLogChunk(
+  db: OperationLogDb,
+  tenantId: number,
+  filter: OperationLogFilter,
+  cursor: ExportCursor | undefined,
+  limit: number,
+): Promise<OperationLogDetailRow[]> {
+  let query = db
+    .selectFrom('audit_operation_logs')
+    .select([...ITEM_COLUMNS, 'request_body', 'response_body'])
+    .where(matching(tenantId, filter));
+  if (cursor) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', cursor.createdAt),
+        eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+function statsWhere(tenantId: number, range: StatsQuery) {
+  const c = [sql`tenant_id = ${tenantId}`];
+  if (range.start_time) c.push(sql`created_at >= ${range.start_time}`);
+  if (range.end_time) c.push(sql`created_at < ${range.end_time}`);
+  return sql.join(c, sql` AND `);
+}
+
+export async function operationLogTotals(db: OperationLogDb, tenantId: number, range: StatsQuery) {
+  const { rows } = await sql<{ total: number; errors: number; avg: number; p95: number }>`
+    SELECT count(*)::int AS total,
+           (count(*) FILTER (WHERE status >= 400))::int AS errors,
+           coalesce(avg(latency_ms), 0)::float8 AS avg,
+           coalesce(percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms), 0)::float8 AS p95
+    FROM audit_operation_logs WHERE ${statsWhere(tenantId, range)}`.execute(db);
+  return rows[0]!;
+}
+
+export async function countOperationLogsByModule(
+  db: OperationLogDb,
+  tenantId: number,
+  range: StatsQuery,
+) {
+  const { rows } = await sql<{ module: string; count: number }>`
+    SELECT module, count(*)::int AS count FROM audit_operation_logs
+    WHERE ${statsWhere(tenantId, range)} GROUP BY module ORDER BY count DESC, module`.execute(db);
+  return rows;
+}
+
+export async function countOperationLogsByStatus(
+  db: OperationLogDb,
+  tenantId: number,
+  range: StatsQuery,
+) {
+  const { rows } = await sql<{ status: number; count: number }>`
+    SELECT status, count(*)::int AS count FROM audit_operation_logs
+    WHERE ${statsWhere(tenantId, range)} GROUP BY status ORDER BY status`.execute(db);
+  return rows;
+}
+
+export async function topOperationLogPaths(
+  db: OperationLogDb,
+  tenantId: number,
+  range: StatsQuery,
+  limit: number,
+) {
+  const { rows } = await sql<{ path: string; count: number; avg_latency_ms: number }>`
+    SELECT path, count(*)::int AS count, avg(latency_ms)::float8 AS avg_latency_ms
+    FROM audit_operation_logs WHERE ${statsWhere(tenantId, range)}
+    GROUP BY path ORDER BY count DESC, path LIMIT ${limit}`.execute(db);
+  return rows;
+}
+
+/** Deletes the tenant's logs created before `before`; returns how many. */
+export async function deleteOperationLogsBefore(
+  db: OperationLogDb,
+  tenantId: number,
+  before: Date,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('audit_operation_logs')
+    .where('tenant_id', '=', tenantId)
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,145 @@
+import { Readable, pipeline } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { Principal } from '../../../platform/auth/principal.js';
+import { parsePage, pageResult } from '../../../platform/http/envelope.js';
+import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { toIso } from '../../../platform/http/params.js';
+import {
+  countOperationLogsByModule,
+  countOperationLogsByStatus,
+  deleteOperationLogsBefore,
+  exportOperationLogChunk,
+  findOperationLog,
+  listOperationLogs,
+  operationLogTotals,
+  topOperationLogPaths,
+  type ExportCursor,
+  type OperationLogDb,
+  type OperationLogDetailRow,
+  type OperationLogRow,
+} from './operation-logs.repo.js';
+import {
+  EXPORT_COLUMNS,
+  type ListOperationLogsQuery,
+  type OperationLogFilter,
+  type OperationLogItem,
+  type OperationLogStats,
+  type OperationLogView,
+  type StatsQuery,
+} from './operation-logs.schema.js';
+
+/** The spec's cap on one CSV export. */
+export const EXPORT_MAX_ROWS = 50_000;
+const EXPORT_CHUNK_ROWS = 1000;
+const TOP_PATHS = 10;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface OperationLogsServiceOptions {
+  db: OperationLogDb;
+  /** Default `() => new Date()`. */
+  now?: () => Date;
+  /** Rows one export returns at most. Default 50 000 (EXPORT_MAX_ROWS). */
+  exportMaxRows?: number;
+}
+
+const itemOf = (row: OperationLogRow): OperationLogItem => ({
+  ...row,
+  created_at: toIso(row.created_at),
+});
+
+// A cell starting with one of these is a formula in a spreadsheet: it is prefixed with `'`.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const csvCell = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
+
+export class OperationLogsService {
+  private readonly db: OperationLogDb;
+  private readonly now: () => Date;
+  private readonly exportMaxRows: number;
+
+  constructor(options: OperationLogsServiceOptions) {
+    this.db = options.db;
+    this.now = options.now ?? (() => new Date());
+    this.exportMaxRows = options.exportMaxRows ?? EXPORT_MAX_ROWS;
+  }
+
+  async list(principal: Principal, query: ListOperationLogsQuery) {
+    const page = parsePage(query);
+    const { page: _p, page_size: _s, ...filter } = query;
+    const { rows, total } = await listOperationLogs(this.db, principal.tenantId, filter, page);
+    return pageResult(rows.map(itemOf), total, page);
+  }
+
+  async get(principal: Principal, id: number): Promise<OperationLogView> {
+    const row = await findOperationLog(this.db, principal.tenantId, id);
+    if (!row) throw new AppError(ERROR_CODES.NOT_FOUND, 'operation log not found');
+    return { ...itemOf(row), request_body: row.request_body, response_body: row.response_body };
+  }
+
+  async stats(principal: Principal, range: StatsQuery): Promise<OperationLogStats> {
+    const tenantId = principal.tenantId;
+    const [totals, byModule, byStatus, topPaths] = await Promise.all([
+      operationLogTotals(this.db, tenantId, range),
+      countOperationLogsByModule(this.db, tenantId, range),
+      countOperationLogsByStatus(this.db, tenantId, range),
+      topOperationLogPaths(this.db, tenantId, range, TOP_PATHS),
+    ]);
+    const round = (n: number) => Math.round(n * 100) / 100;
+    return {
+      total: totals.total,
+      errors: totals.errors,
+      avg_latency_ms: round(totals.avg),
+      p95_latency_ms: round(totals.p95),
+      by_module: byModule,
+      by_status: byStatus,
+      top_paths: topPaths.map((p) => ({ ...p, avg_latency_ms: round(p.avg_latency_ms) })),
+    };
+  }
+
+  /**
+   * The filtered logs as CSV (UTF-8 with BOM, header row of field names), newest first, at most
+   * `exportMaxRows` rows, read in keyset chunks so memory stays flat whatever the size.
+   */
+  exportCsv(principal: Principal, filter: OperationLogFilter): Readable {
+    const { db, exportMaxRows } = this;
+    const tenantId = principal.tenantId;
+    async function* rows() {
+      let cursor: ExportCursor | undefined;
+      let sent = 0;
+      while (sent < exportMaxRows) {
+        const limit = Math.min(EXPORT_CHUNK_ROWS, exportMaxRows - sent);
+        const chunk: OperationLogDetailRow[] = await exportOperationLogChunk(
+          db,
+          tenantId,
+          filter,
+          cursor,
+          limit,
+        );
+        for (const row of chunk) yield row;
+        sent += chunk.length;
+        const last = chunk.at(-1);
+        if (!last || chunk.length < limit) return;
+        cursor = { createdAt: last.created_at, id: last.id };
+      }
+    }
+    const csv = stringify({
+      header: true,
+      bom: true,
+      columns: [...EXPORT_COLUMNS],
+      cast: { date: toIso, string: csvCell },
+    });
+    // A database failure mid-export ends the response early instead of hanging it.
+    pipeline(Readable.from(rows()), csv, () => undefined);
+    return csv;
+  }
+
+  /** Deletes the caller's tenant's logs older than `days` days (0: all until now). */
+  async clear(principal: Principal, days: string | undefined): Promise<{ deleted: number }> {
+    if (days === undefined || !/^\d{1,5}$/.test(days)) {
+      throw new AppError(ERROR_CODES.BAD_REQUEST, 'days must be an integer ≥ 0', {
+        fields: [{ field: 'days', rule: 'format', message: 'must be an integer ≥ 0' }],
+      });
+    }
+    const before = new Date(this.now().getTime() - Number(days) * DAY_MS);
+    return { deleted: await deleteOperationLogsBefore(this.db, principal.tenantId, before) };
+  }
+}

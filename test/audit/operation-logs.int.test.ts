@@ -1,0 +1,395 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
+import { EXPORT_COLUMNS } from '../../src/services/audit/operation-logs/operation-logs.schema.js';
+import { EXPORT_MAX_ROWS } from '../../src/services/audit/operation-logs/operation-logs.service.js';
+import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import {
+  createTenantWithAdmin,
+  createUser,
+  dataOf,
+  PASSWORD,
+} from '../identity/identity-fixtures.js';
+
+let platform: TestPlatform;
+let admin: string;
+let db: Kysely<OperationLogTables>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.adminToken();
+  db = platform.kernel.database.db.withTables<OperationLogTables>();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls the list (as `token`) until `query` matches `count` rows; fails after 5 s. */
+async function waitForLogs(token: string, query: string, count = 1) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const res = await platform.call('GET', `/api/v1/operation-logs?${query}`, { token });
+    const data = dataOf(res);
+    if (data.total >= count) return data.list as any[];
+    if (Date.now() > deadline) throw new Error(`no operation log for ${query} within 5 s`);
+    await sleep(100);
+  }
+}
+
+/** Waits (in SQL, so the wait itself writes no logs) until `requestIds` are all stored. */
+async function waitStored(requestIds: string[]) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const row = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', 'in', requestIds)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) >= requestIds.length) return;
+    if (Date.now() > deadline) throw new Error('operation logs not stored within 5 s');
+    await sleep(100);
+  }
+}
+
+const detailOf = async (token: string, id: number) =>
+  dataOf(await platform.call('GET', `/api/v1/operation-logs/${id}`, { token }));
+
+describe('operation logs: recording', () => {
+  it('records a request with every field and masks nested secrets in both bodies', async () => {
+    const requestId = `op-${randomUUID()}`;
+    const username = uniq('oplog');
+    const started = Date.now();
+    const created = dataOf(
+      await platform.call('POST', '/api/v1/users', {
+        token: admin,
+        headers: { 'x-request-id': requestId, 'user-agent': 'oplog-test/1.0' },
+        body: { username, password: PASSWORD, nickname: 'Op' },
+      }),
+    );
+    const [item] = await waitForLogs(admin, `request_id=${requestId}`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const detail = await detailOf(admin, item.id);
+    expect(detail).toMatchObject({
+      id: item.id,
+      tenant_id: 1,
+      user_id: 1,
+      username: 'admin',
+      module: 'users',
+      action: 'POST /users',
+      method: 'POST',
+      path: '/api/v1/users',
+      status: 200,
+      user_agent: 'oplog-test/1.0',
+      request_id: requestId,
+    });
+    expect(detail.ip).toMatch(/127\.0\.0\.1/);
+    expect(detail.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(detail.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Object.keys(detail).sort()).toEqual([...EXPORT_COLUMNS].sort());
+    const requestBody = JSON.parse(detail.request_body);
+    expect(requestBody).toEqual({ username, password: '***', nickname: 'Op' });
+    expect(JSON.parse(detail.response_body).data).toMatchObject({ id: created.id, username });
+    expect(detail.request_body).not.toContain(PASSWORD);
+    // The list shows the same record without the bodies.
+    const { request_body: _q, response_body: _r, ...rest } = detail;
+    expect(item).toEqual(rest);
+  });
+
+  it('attributes a login to the named tenant and the signed-in user, masking tokens', async () => {
+    const t = await createTenantWithAdmin(platform, admin);
+    const requestId = `login-${randomUUID()}`;
+    const res = await platform.call('POST', '/api/v1/login', {
+      headers: { 'x-request-id': requestId },
+      body: { username: t.adminUsername, password: PASSWORD, tenant_code: t.tenant.code },
+    });
+    expect(res.status).toBe(200);
+    const [item] = await waitForLogs(t.token, `request_id=${requestId}`);
+    const detail = await detailOf(t.token, item.id);
+    expect(detail).toMatchObject({
+      tenant_id: t.tenant.id,
+      user_id: t.adminId,
+      username: t.adminUsername,
+      module: 'login',
+      action: 'POST /login',
+      status: 200,
+    });
+    expect(JSON.parse(detail.request_body)).toEqual({
+      username: t.adminUsername,
+      password: '***',
+      tenant_code: t.tenant.code,
+    });
+    const response = JSON.parse(detail.response_body);
+    expect(response.data).toMatchObject({
+      access_token: '***',
+      refresh_token: '***',
+      token_type: 'Bearer',
+    });
+    expect(detail.response_body).not.toContain(res.body.data.access_token);
+    // Not visible to the default tenant.
+    const other = dataOf(
+      await platform.call('GET', `/api/v1/operation-logs?request_id=${requestId}`, {
+        token: admin,
+      }),
+    );
+    expect(other.total).toBe(0);
+
+    // A failed login naming the tenant is still the tenant's, without a user id.
+    const failedId = `login-${randomUUID()}`;
+    const failed = await platform.call('POST', '/api/v1/login', {
+      headers: { 'x-request-id': failedId },
+      body: { username: t.adminUsername, password: 'wrong-password', tenant_code: t.tenant.code },
+    });
+    expect(failed.status).toBe(401);
+    const [failedItem] = await waitForLogs(t.token, `request_id=${failedId}`);
+    expect(failedItem).toMatchObject({ tenant_id: t.tenant.id, user_id: null, status: 401 });
+  });
+
+  it('does not record health probes', async () => {
+    const requestId = `health-${randomUUID()}`;
+    await fetch(`${platform.serviceUrls.audit}/health/ready`, {
+      headers: { 'x-request-id': requestId },
+    });
+    const marker = `marker-${randomUUID()}`;
+    await platform.call('GET', '/api/v1/users?page=1', {
+      token: admin,
+      headers: { 'x-request-id': marker },
+    });
+    await waitStored([marker]);
+    await sleep(200);
+    const rows = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', '=', requestId)
+      .selectAll()
+      .execute();
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('operation logs: list, filters, detail', () => {
+  it('filters by user, module, method, status, path and time, newest first', async () => {
+    const { token, adminId, adminUsername } = await createTenantWithAdmin(platform, admin);
+    const start = new Date().toISOString();
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    await platform.call('GET', '/api/v1/users', { token, headers: { 'x-request-id': ids[0]! } });
+    await platform.call('GET', '/api/v1/users/999999999', {
+      token,
+      headers: { 'x-request-id': ids[1]! },
+    });
+    await platform.call('GET', '/api/v1/roles', { token, headers: { 'x-request-id': ids[2]! } });
+    await waitStored(ids);
+    const end = new Date(Date.now() + 1000).toISOString();
+    const query = async (q: string) =>
+      dataOf(
+        await platform.call(
+          'GET',
+          `/api/v1/operation-logs?start_time=${start}&end_time=${end}&${q}`,
+          { token },
+        ),
+      ).list.map((row: any) => row.request_id);
+    expect(await query('module=users')).toEqual([ids[1], ids[0]]);
+    expect(await query('module=roles')).toEqual([ids[2]]);
+    expect(await query('status=404')).toEqual([ids[1]]);
+    expect(await query('method=get&path=users/9999')).toEqual([ids[1]]);
+    expect(await query(`user_id=${adminId}&module=roles`)).toEqual([ids[2]]);
+    expect(await query(`username=${adminUsername.slice(0, 6)}&module=roles`)).toEqual([ids[2]]);
+    expect(await query('user_id=999999999')).toEqual([]);
+    const before = dataOf(
+      await platform.call('GET', `/api/v1/operation-logs?end_time=${start}&module=roles`, {
+        token,
+      }),
+    );
+    expect(before.total).toBe(0);
+    const bad = await platform.call('GET', '/api/v1/operation-logs?status=abc', { token });
+    expect(bad.status).toBe(400);
+  });
+
+  it("answers 404 for another tenant's log and for an unknown id", async () => {
+    const requestId = randomUUID();
+    await platform.call('GET', '/api/v1/users', {
+      token: admin,
+      headers: { 'x-request-id': requestId },
+    });
+    const [item] = await waitForLogs(admin, `request_id=${requestId}`);
+    const other = await createTenantWithAdmin(platform, admin);
+    const res = await platform.call('GET', `/api/v1/operation-logs/${item.id}`, {
+      token: other.token,
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe(40400);
+    expect(
+      (await platform.call('GET', '/api/v1/operation-logs/999999999', { token: admin })).status,
+    ).toBe(404);
+  });
+
+  it('refuses a user without the permission codes', async () => {
+    const user = await createUser(platform, admin);
+    const { access_token: token } = await platform.login(user.username, PASSWORD);
+    for (const [method, path] of [
+      ['GET', '/api/v1/operation-logs'],
+      ['GET', '/api/v1/operation-logs/1'],
+      ['GET', '/api/v1/operation-logs/stats'],
+      ['GET', '/api/v1/operation-logs/export'],
+      ['DELETE', '/api/v1/operation-logs/clear?days=0'],
+    ] as const) {
+      const res = await platform.call(method, path, { token });
+      expect(res.status, path).toBe(403);
+      expect(res.body.code).toBe(40300);
+    }
+  });
+});
+
+describe('operation logs: stats', () => {
+  it('counts totals, errors, latency, modules, statuses and top paths of the range', async () => {
+    const { token } = await createTenantWithAdmin(platform, admin);
+    const start = new Date().toISOString();
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    await platform.call('GET', '/api/v1/users', { token, headers: { 'x-request-id': ids[0]! } });
+    await platform.call('GET', '/api/v1/users', { token, headers: { 'x-request-id': ids[1]! } });
+    await platform.call('GET', '/api/v1/roles/999999999', {
+      token,
+      headers: { 'x-request-id': ids[2]! },
+    });
+    await waitStored(ids);
+    const rows = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', 'in', ids)
+      .select('latency_ms')
+      .execute();
+    const latencies = rows.map((r) => r.latency_ms).sort((a, b) => a - b);
+    const avg = latencies.reduce((a, b) => a + b, 0) / 3;
+    const p95 = latencies[1]! + 0.9 * (latencies[2]! - latencies[1]!);
+
+    const stats = dataOf(
+      await platform.call('GET', `/api/v1/operation-logs/stats?start_time=${start}`, { token }),
+    );
+    expect(stats).toMatchObject({
+      total: 3,
+      errors: 1,
+      by_module: [
+        { module: 'users', count: 2 },
+        { module: 'roles', count: 1 },
+      ],
+      by_status: [
+        { status: 200, count: 2 },
+        { status: 404, count: 1 },
+      ],
+    });
+    expect(stats.avg_latency_ms).toBeCloseTo(avg, 1);
+    expect(stats.p95_latency_ms).toBeCloseTo(p95, 1);
+    expect(stats.top_paths[0]).toMatchObject({ path: '/api/v1/users', count: 2 });
+    expect(stats.top_paths).toHaveLength(2);
+  });
+});
+
+/** The export as raw bytes (fetch's text() would strip the BOM). */
+async function exportBytes(token: string, query = '') {
+  const res = await fetch(`${platform.url}/api/v1/operation-logs/export${query}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return { res, bytes, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
+}
+
+describe('operation logs: CSV export', () => {
+  it('streams UTF-8 CSV with a BOM and a header row of field names', async () => {
+    const { token } = await createTenantWithAdmin(platform, admin);
+    const requestId = randomUUID();
+    await platform.call('GET', '/api/v1/users', { token, headers: { 'x-request-id': requestId } });
+    await waitStored([requestId]);
+    const { res, bytes, text } = await exportBytes(token, `?request_id=${requestId}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = text.slice(1).trimEnd().split('\n');
+    expect(lines[0]).toBe(EXPORT_COLUMNS.join(','));
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(requestId);
+    expect(lines[1]).toContain('/api/v1/users');
+  });
+
+  it(`stops at ${EXPORT_MAX_ROWS} rows`, async () => {
+    const t = await createTenantWithAdmin(platform, admin);
+    await sql`
+      INSERT INTO audit_operation_logs (tenant_id, user_id, username, module, action, method, path,
+        status, ip, user_agent, latency_ms, request_id, created_at)
+      SELECT ${t.tenant.id}, NULL, 'seed', 'seed', 'GET /seed', 'GET', '/api/v1/seed', 200, '',
+        '', 1, 'seed-' || g, now() - g * interval '1 millisecond'
+      FROM generate_series(1, ${EXPORT_MAX_ROWS + 1}) AS g`.execute(db);
+    const { res, text } = await exportBytes(t.token, '?module=seed');
+    expect(res.status).toBe(200);
+    const lines = text.slice(1).trimEnd().split('\n');
+    expect(lines).toHaveLength(EXPORT_MAX_ROWS + 1);
+    // Newest first: seed-1 is the newest, seed-50001 the one left out.
+    expect(lines[1]).toContain('seed-1,');
+    expect(text).not.toContain(`seed-${EXPORT_MAX_ROWS + 1},`);
+  }, 60_000);
+});
+
+describe('operation logs: clear', () => {
+  it('refuses days that are not an integer ≥ 0', async () => {
+    for (const days of ['-1', 'abc', '1e309', '1.5', '']) {
+      const res = await platform.call('DELETE', `/api/v1/operation-logs/clear?days=${days}`, {
+        token: admin,
+      });
+      expect(res.status, days).toBe(400);
+      expect(res.body.code).toBe(40000);
+    }
+    const missing = await platform.call('DELETE', '/api/v1/operation-logs/clear', {
+      token: admin,
+    });
+    expect(missing.status).toBe(400);
+  });
+
+  it("deletes only the caller's tenant's logs older than the given days", async () => {
+    const ownId = randomUUID();
+    await platform.call('GET', '/api/v1/users', {
+      token: admin,
+      headers: { 'x-request-id': ownId },
+    });
+    const t = await createTenantWithAdmin(platform, admin);
+    const theirs = randomUUID();
+    await platform.call('GET', '/api/v1/users', {
+      token: t.token,
+      headers: { 'x-request-id': theirs },
+    });
+    await waitStored([ownId, theirs]);
+    // An old row, so days=1 has something to delete.
+    await sql`
+      INSERT INTO audit_operation_logs (tenant_id, username, module, action, method, path, status,
+        latency_ms, request_id, created_at)
+      VALUES (${t.tenant.id}, 'old', 'users', 'GET /users', 'GET', '/api/v1/users', 200, 1,
+        'old-row', now() - interval '3 days')`.execute(db);
+
+    const one = dataOf(
+      await platform.call('DELETE', '/api/v1/operation-logs/clear?days=1', { token: t.token }),
+    );
+    expect(one).toEqual({ deleted: 1 });
+    expect(
+      dataOf(
+        await platform.call('GET', `/api/v1/operation-logs?request_id=${theirs}`, {
+          token: t.token,
+        }),
+      ).total,
+    ).toBe(1);
+
+    const all = dataOf(
+      await platform.call('DELETE', '/api/v1/operation-logs/clear?days=0', { token: t.token }),
+    );
+    expect(all.deleted).toBeGreaterThanOrEqual(1);
+    const left = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', '=', theirs)
+      .selectAll()
+      .execute();
+    expect(left).toHaveLength(0);
+    // The default tenant's log is still there.
+    expect(
+      dataOf(
+        await platform.call('GET', `/api/v1/operation-logs?request_id=${ownId}`, { token: admin }),
+      ).total,
+    ).toBe(1);
+  });
+});
