@@ -6,33 +6,13 @@
  */
 import httpProxy from '@fastify/http-proxy';
 import Fastify from 'fastify';
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
 import { loadSettings } from '../src/config/settings.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { startPlatform } from '../src/start.js';
-
-async function scratchDatabase(baseUrl: string) {
-  const name = `approva_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
+import { createScratchDatabase } from '../test/helpers/scratch-database.js';
 
 const scratch = process.env.DATABASE_URL
-  ? await scratchDatabase(process.env.DATABASE_URL)
+  ? await createScratchDatabase(process.env.DATABASE_URL, 'approva_bench')
   : undefined;
 const settings = loadSettings({
   ...process.env,

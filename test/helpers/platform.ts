@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import pg from 'pg';
 import { loadSettings, type Settings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { startPlatform, type RunningPlatform } from '../../src/start.js';
+import { createScratchDatabase } from './scratch-database.js';
 
 /** The JWT secret every test platform uses, so tests can mint their own (expired, forged) tokens. */
 export const TEST_JWT_SECRET = 'integration-tests-jwt-secret-0123456789abcdef';
@@ -51,26 +51,6 @@ async function deleteStream(settings: Settings) {
 }
 
 export const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
-
-/** A fresh database on the server of DATABASE_URL, dropped again by `drop`. */
-async function createScratchDatabase(baseUrl: string) {
-  const name = `approva_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
 
 /**
  * Starts a whole platform (gateway and services) for one test file: on embedded PGlite in memory,

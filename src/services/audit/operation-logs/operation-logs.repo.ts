@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { OperationLogTables } from '../../../platform/audit/operation-log-writer.js';
 import { containsPattern } from '../../../platform/db/like-pattern.js';
 import type { Page } from '../../../platform/http/envelope.js';
@@ -6,22 +6,11 @@ import type { OperationLogFilter, StatsQuery } from './operation-logs.schema.js'
 
 export type OperationLogDb = Kysely<OperationLogTables>;
 
-export interface OperationLogRow {
-  id: number;
-  tenant_id: number;
-  user_id: number | null;
-  username: string;
-  module: string;
-  action: string;
-  method: string;
-  path: string;
-  status: number;
-  ip: string;
-  user_agent: string;
-  latency_ms: number;
-  request_id: string;
-  created_at: Date;
-}
+/** A list row: the table's columns without the two bodies. */
+export type OperationLogRow = Omit<
+  Selectable<OperationLogTables['audit_operation_logs']>,
+  'request_body' | 'response_body'
+>;
 
 export interface OperationLogDetailRow extends OperationLogRow {
   request_body: string | null;
