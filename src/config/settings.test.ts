@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDurationMs } from './duration.js';
 import { isPlaceholderSecret, isWeakSecret } from './secrets.js';
-import { ConfigError, loadSettings } from './settings.js';
+import { callbackSuffix, ConfigError, loadSettings } from './settings.js';
 
 const STRONG_JWT = 'k8Jq2vN5xR7tW1zB4mC6pL9sD3fG0hY2uE5iO8aQ';
 const productionBase = {
@@ -128,6 +128,15 @@ describe('settings', () => {
 
   it('does not check production rules outside production', () => {
     expect(problemsOf({ JWT_SECRET: 'x', DB_PASSWORD: 'postgres' })).toEqual([]);
+  });
+
+  it('collects BPM_CALLBACK_<BIZTYPE> targets, not the callback token', () => {
+    const settings = loadSettings({
+      BPM_CALLBACK_CONTRACT_V2: 'http://erp/cb',
+      BPM_CALLBACK_TOKEN: 'token-123456',
+    });
+    expect(settings.bpm.callbacks).toEqual({ CONTRACT_V2: 'http://erp/cb' });
+    expect(callbackSuffix('contract.v2')).toBe('CONTRACT_V2');
   });
 
   it('derives a gateway signing key that differs from the JWT secret', () => {

@@ -117,6 +117,9 @@ const envSchema = z.object({
   BPM_OUTBOX_TIMEOUT: duration('10s'),
   AUDIT_LOG_RETENTION_DAYS: int(0, 0, 36500),
   AUDIT_RETENTION_INTERVAL: duration('1d'),
+  AUDIT_GEO_ONLINE_URL: url,
+  AUDIT_LOGIN_ACK_WAIT: duration('30s'),
+  AUDIT_LOGIN_RETRY_BACKOFF: duration('1s'),
   NOTIFY_API_BASE: url,
   NOTIFY_API_TOKEN: optionalText,
   UPLOAD_STORAGE_TYPE: z.enum(['local', 's3', 'minio']).default('local'),
@@ -209,6 +212,10 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       /** 0 = off; N > 0 prunes operation and login logs older than N days, every interval. */
       retentionDays: env.AUDIT_LOG_RETENTION_DAYS,
       retentionIntervalMs: env.AUDIT_RETENTION_INTERVAL,
+      /** Optional online geolocation, `{ip}` replaced by the address; cached 1 h. Unset: offline only. */
+      geoOnlineUrl: env.AUDIT_GEO_ONLINE_URL,
+      loginAckWaitMs: env.AUDIT_LOGIN_ACK_WAIT,
+      loginRetryBackoffMs: env.AUDIT_LOGIN_RETRY_BACKOFF,
     },
     bpm: {
       internalToken: env.BPM_INTERNAL_TOKEN,

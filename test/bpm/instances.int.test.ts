@@ -178,6 +178,37 @@ describe('a flow-form instance', () => {
     }
   });
 
+  it('hides instances and tasks from another tenant (404), even from its administrator', async () => {
+    const [initiator, approver] = [
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+    ];
+    const def = await publish(singleApproval([approver.id]));
+    const instance = (await start(initiator, def.key)).body.data;
+    const task = await pendingTaskOf(approver, instance.id);
+    const code = uniq('t').toLowerCase();
+    await platform.call('POST', '/api/v1/tenants', {
+      token: admin,
+      body: { code, name: 'Other', admin_username: 'boss', admin_password: 'Other-Passw0rd!' },
+    });
+    const other = (await platform.login('boss', 'Other-Passw0rd!', code)).access_token;
+    for (const [method, path] of [
+      ['GET', `/api/v1/bpm/instances/${instance.id}`],
+      ['GET', `/api/v1/bpm/instances/${instance.id}/timeline`],
+      ['GET', `/api/v1/bpm/tasks/${task.id}`],
+      ['POST', `/api/v1/bpm/tasks/${task.id}/approve`],
+      ['POST', `/api/v1/bpm/instances/${instance.id}/cancel`],
+    ] as const) {
+      const res = await platform.call(method, path, {
+        token: other,
+        body: method === 'POST' ? {} : undefined,
+      });
+      expect(res.status).toBe(404);
+    }
+    const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo', { token: other });
+    expect(todo.body.data.total).toBe(0);
+  });
+
   it('completes an OR node once when two approvers approve at the same instant', async () => {
     const [initiator, a, b] = [
       await createUserWith(platform, []),

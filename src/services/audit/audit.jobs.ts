@@ -5,8 +5,13 @@ import { runRetention } from './retention/retention.job.js';
 
 /** The audit service's background work: the login-log consumer and, when on, log retention. */
 export function startAuditJobs(kernel: Kernel): PeriodicJob {
-  const consumer = startLoginLogConsumer(kernel);
-  const { retentionDays, retentionIntervalMs } = kernel.settings.audit;
+  const { retentionDays, retentionIntervalMs, geoOnlineUrl, loginAckWaitMs, loginRetryBackoffMs } =
+    kernel.settings.audit;
+  const consumer = startLoginLogConsumer(kernel, {
+    geoOnlineUrl,
+    ackWaitMs: loginAckWaitMs,
+    backoffMs: loginRetryBackoffMs,
+  });
   const retention =
     retentionDays > 0
       ? every(

@@ -16,9 +16,9 @@ export const LOGIN_EVENTS = ['auth.login.success', 'auth.login.failed'];
 export interface LoginLogConsumerOptions {
   /** Setting `AUDIT_GEO_ONLINE_URL`, default unset (offline database only). */
   geoOnlineUrl?: string | undefined;
-  /** Setting `AUDIT_LOGIN_ACK_WAIT_MS`, default 30 000. */
+  /** Setting `AUDIT_LOGIN_ACK_WAIT`, default 30 s. */
   ackWaitMs?: number;
-  /** Setting `AUDIT_LOGIN_RETRY_BACKOFF_MS`, default 1000 (then doubling per failure). */
+  /** Setting `AUDIT_LOGIN_RETRY_BACKOFF`, default 1 s (then doubling per failure). */
   backoffMs?: number;
   /** Table stream polling; default 250 ms (well inside the 10 s visibility promise). */
   pollIntervalMs?: number;
