@@ -5,9 +5,9 @@ import {
   GENESIS_HASH,
   linkContent,
   linkHash,
-  maskSecrets,
   writeBusinessAudit,
 } from './business-audit.js';
+import { maskSecrets } from './masking.js';
 
 const entry = {
   tenantId: 1,
@@ -41,7 +41,7 @@ describe('business audit writer', () => {
     );
   });
 
-  it('masks secrets at any depth', () => {
+  it('masks secrets at any depth (the shared masking of audit bodies)', () => {
     expect(
       maskSecrets({
         name: 'n',

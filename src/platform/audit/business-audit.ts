@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Generated, Kysely, Transaction } from 'kysely';
+import { maskSecrets } from './masking.js';
 
 /** The chain's first `prev_hash`. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -88,19 +89,6 @@ export function canonical(value: unknown): unknown {
 
 export function linkHash(prevHash: string, content: string): string {
   return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
-}
-
-// Keys whose values never reach an audit row (tokens, passwords, secrets), at any depth.
-const SECRET_KEY = /pass(word)?|secret|token|authorization|captcha|api[_-]?key|credential|hash/i;
-
-export function maskSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskSecrets);
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '***' : maskSecrets(v)]),
-    );
-  }
-  return value;
 }
 
 function isTransaction(db: Kysely<never>): db is Transaction<never> {
