@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { applyAction } from './actions.js';
-import { startInstance } from './advance.js';
 import {
   SYSTEM,
   admin,
@@ -15,46 +14,14 @@ import {
   testContext,
   testDirectory,
   users,
+  INITIATOR,
+  actAs as as,
+  approveBy,
+  started,
+  threeApprovalLine as line,
 } from './test-directory.js';
-import type {
-  Action,
-  AssigneeDirectory,
-  EngineContext,
-  FlowNode,
-  FormData,
-  InstanceState,
-} from './types.js';
 
 /** The instance-level actions: cancel, terminate, resume. */
-
-const INITIATOR = 30;
-
-async function started(tree: FlowNode, form: FormData = {}, directory?: AssigneeDirectory) {
-  const ctx = testContext(tree, directory);
-  const { state } = await startInstance(ctx, {
-    form,
-    initiatorId: INITIATOR,
-    initiatorDeptId: 2,
-    initiatorRoleIds: [],
-    selectedAssignees: {},
-  });
-  return { ctx, state };
-}
-
-const as = (ctx: EngineContext) => (s: InstanceState, action: Action, userId: number) =>
-  applyAction(ctx, s, action, person(userId));
-
-const approveBy = async (ctx: EngineContext, s: InstanceState, userId: number) =>
-  (await as(ctx)(s, { type: 'approve', taskId: pendingOf(s.tasks, userId).id }, userId)).state;
-
-const back = { allowBackPrev: true } as const;
-const line = () =>
-  chain(
-    start(),
-    approval('a', users(1)),
-    approval('b', users(2, 4), back),
-    approval('c', users(3), back),
-  );
 
 describe('cancel', () => {
   it('lets the initiator cancel before anyone acted: open tasks canceled, terminal emitted', async () => {

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { applyAction } from './actions.js';
-import { startInstance } from './advance.js';
 import {
   approval,
   branch,
@@ -8,51 +6,18 @@ import {
   logActions,
   logs,
   pendingOf,
-  person,
   start,
   tasksOf,
-  testContext,
   users,
+  INITIATOR,
+  actAs as as,
+  back,
+  approveBy,
+  started,
+  threeApprovalLine as line,
 } from './test-directory.js';
-import type {
-  Action,
-  AssigneeDirectory,
-  EngineContext,
-  FlowNode,
-  FormData,
-  InstanceState,
-} from './types.js';
 
 /** Return to the initiator, resubmit, and the path-aware return to the previous node. */
-
-const INITIATOR = 30;
-
-async function started(tree: FlowNode, form: FormData = {}, directory?: AssigneeDirectory) {
-  const ctx = testContext(tree, directory);
-  const { state } = await startInstance(ctx, {
-    form,
-    initiatorId: INITIATOR,
-    initiatorDeptId: 2,
-    initiatorRoleIds: [],
-    selectedAssignees: {},
-  });
-  return { ctx, state };
-}
-
-const as = (ctx: EngineContext) => (s: InstanceState, action: Action, userId: number) =>
-  applyAction(ctx, s, action, person(userId));
-
-const approveBy = async (ctx: EngineContext, s: InstanceState, userId: number) =>
-  (await as(ctx)(s, { type: 'approve', taskId: pendingOf(s.tasks, userId).id }, userId)).state;
-
-const back = { allowBackPrev: true } as const;
-const line = () =>
-  chain(
-    start(),
-    approval('a', users(1)),
-    approval('b', users(2, 4), back),
-    approval('c', users(3), back),
-  );
 
 describe('return to the initiator and resubmit', () => {
   it('cancels the node tasks and opens a resubmit task', async () => {

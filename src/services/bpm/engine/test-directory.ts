@@ -1,4 +1,7 @@
+import { applyAction } from './actions.js';
+import { startInstance } from './advance.js';
 import type {
+  Action,
   Actor,
   ApprovalNode,
   AssigneeDirectory,
@@ -9,6 +12,8 @@ import type {
   Effect,
   EngineContext,
   FlowNode,
+  FormData,
+  InstanceState,
   LogEntry,
   TaskState,
 } from './types.js';
@@ -151,3 +156,39 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** The initiator of the action tests' instances. */
+export const INITIATOR = 30;
+
+/** An instance of `tree` started by INITIATOR (department 2) on a test context. */
+export async function started(tree: FlowNode, form: FormData = {}, directory?: AssigneeDirectory) {
+  const ctx = testContext(tree, directory);
+  const { state } = await startInstance(ctx, {
+    form,
+    initiatorId: INITIATOR,
+    initiatorDeptId: 2,
+    initiatorRoleIds: [],
+    selectedAssignees: {},
+  });
+  return { ctx, state };
+}
+
+/** Applies `action` as the person `userId`. */
+export const actAs = (ctx: EngineContext) => (s: InstanceState, action: Action, userId: number) =>
+  applyAction(ctx, s, action, person(userId));
+
+/** `userId` approves their pending task; the new state. */
+export const approveBy = async (ctx: EngineContext, s: InstanceState, userId: number) =>
+  (await actAs(ctx)(s, { type: 'approve', taskId: pendingOf(s.tasks, userId).id }, userId)).state;
+
+/** Node options that allow return-to-previous. */
+export const back = { allowBackPrev: true } as const;
+
+/** start → a (user 1) → b (users 2 and 4, return allowed) → c (user 3, return allowed). */
+export const threeApprovalLine = () =>
+  chain(
+    start(),
+    approval('a', users(1)),
+    approval('b', users(2, 4), back),
+    approval('c', users(3), back),
+  );
