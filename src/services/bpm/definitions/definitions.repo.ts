@@ -37,32 +37,21 @@ export async function insertDefinition(db: BpmDb, row: NewDefinition): Promise<D
     .executeTakeFirstOrThrow();
 }
 
+/** One definition version of the tenant; `lock` takes the row for a status change, so two
+ * publishes of one draft serialise. */
 export function findDefinition(
   db: BpmDb,
   tenantId: number,
   id: number,
+  lock = false,
 ): Promise<DefinitionRow | undefined> {
-  return db
+  let query = db
     .selectFrom('bpm_definitions')
     .selectAll()
     .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-/** Locks the row for a status change, so two publishes of one draft serialise. */
-export function lockDefinition(
-  db: BpmDb,
-  tenantId: number,
-  id: number,
-): Promise<DefinitionRow | undefined> {
-  return db
-    .selectFrom('bpm_definitions')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('id', '=', id);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
 }
 
 export function findPublished(

@@ -18,7 +18,6 @@ import {
   latestVersion,
   listDefinitions,
   listPublishedFlows,
-  lockDefinition,
   setStatus,
   updateDraft,
   VERSION_CONSTRAINT,
@@ -131,9 +130,7 @@ export class DefinitionsService {
     id: number,
     lock = false,
   ): Promise<DefinitionRow> {
-    const row = lock
-      ? await lockDefinition(db, tenantId, id)
-      : await findDefinition(db, tenantId, id);
+    const row = await findDefinition(db, tenantId, id, lock);
     if (!row) throw AppError.notFound('definition');
     return row;
   }
