@@ -17,10 +17,21 @@ const SECRET_KEY =
 // Descriptive keys that only name a kind of secret, never hold one.
 const NOT_SECRET = new Set(['tokentype']);
 
+// Bodies repeat the same few hundred keys: each is classified once. Bounded, since keys are
+// client input (a body of random keys must not grow it without limit).
+const KEY_CACHE_LIMIT = 4096;
+const keyCache = new Map<string, boolean>();
+
 /** True when the values of `key` are secrets (case-insensitive, `_`/`-` ignored). */
 export function isSecretKey(key: string): boolean {
-  const normalized = key.toLowerCase().replace(/[-_]/g, '');
-  return !NOT_SECRET.has(normalized) && SECRET_KEY.test(normalized);
+  let secret = keyCache.get(key);
+  if (secret === undefined) {
+    const normalized = key.toLowerCase().replace(/[-_]/g, '');
+    secret = !NOT_SECRET.has(normalized) && SECRET_KEY.test(normalized);
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+    keyCache.set(key, secret);
+  }
+  return secret;
 }
 
 /**
@@ -32,14 +43,20 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   if (depth >= MAX_DEPTH) return '[too deep]';
   if (Array.isArray(value)) return value.map((item) => maskSecrets(item, depth + 1));
   const masked: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    // defineProperty: a `__proto__` key stays a plain own property, never a prototype change.
-    Object.defineProperty(masked, key, {
-      value: isSecretKey(key) ? MASK : maskSecrets(item, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = isSecretKey(key)
+      ? MASK
+      : maskSecrets((value as Record<string, unknown>)[key], depth + 1);
+    // A `__proto__` key stays a plain own property, never a prototype change.
+    if (key === '__proto__') {
+      Object.defineProperty(masked, key, {
+        value: item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else masked[key] = item;
   }
   return masked;
 }

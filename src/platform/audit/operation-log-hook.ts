@@ -87,6 +87,13 @@ export function entryOf(
   };
 }
 
+export interface RecordingOptions {
+  /** Counts this app's dropped entries. */
+  onDrop?: DropCounter | undefined;
+  /** Which answered requests to record; default all of `/api/v1`. */
+  when?: ((request: FastifyRequest) => boolean) | undefined;
+}
+
 /**
  * Records every `/api/v1` request of `app` after its response has been sent (onResponse): the
  * entry goes into the recorder's buffer and nothing here can fail or delay the request.
@@ -94,19 +101,23 @@ export function entryOf(
 export function recordOperationLogs(
   app: FastifyInstance,
   recorder: OperationLogRecorder,
-  onDrop?: DropCounter,
+  { onDrop, when }: RecordingOptions = {},
 ): void {
+  // Callback hooks, not async ones: no promise per request on the hot path.
   const payloads = new WeakMap<FastifyRequest, unknown>();
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (isRecordedPath(request.url.split('?')[0]!)) payloads.set(request, payload);
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    if (!isRecordedPath(request.url.split('?')[0]!)) return;
-    try {
-      recorder.record(entryOf(request, reply, payloads.get(request)), onDrop);
-    } catch (err) {
-      request.log.warn({ err }, 'operation log entry not recorded');
+  app.addHook('onResponse', (request, reply, done) => {
+    // onSend ran for every response that was sent; one without a payload entry is not recorded.
+    if (payloads.has(request) && (!when || when(request))) {
+      try {
+        recorder.record(entryOf(request, reply, payloads.get(request)), onDrop);
+      } catch (err) {
+        request.log.warn({ err }, 'operation log entry not recorded');
+      }
     }
+    done();
   });
 }

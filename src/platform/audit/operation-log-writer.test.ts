@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { OperationLogEntry } from './operation-log.js';
+import { batchJson } from './operation-log-writer.js';
+
+const entry = (requestBody: string | null): OperationLogEntry => ({
+  tenantId: 1,
+  tenantCode: null,
+  userId: 1,
+  username: 'admin',
+  module: 'users',
+  action: 'POST /users',
+  method: 'POST',
+  path: '/api/v1/users',
+  status: 200,
+  ip: '127.0.0.1',
+  userAgent: 'test',
+  latencyMs: 1,
+  requestId: 'r1',
+  requestBody,
+  responseBody: null,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+});
+
+const bodyOf = (json: string) =>
+  (JSON.parse(json) as Array<{ requestBody: string }>)[0]!.requestBody;
+
+describe('batchJson', () => {
+  it('replaces NUL characters, which PostgreSQL text cannot hold, by U+FFFD', () => {
+    const json = batchJson([entry('a\u0000b\u0000')]);
+    expect(json).not.toContain('\\u0000');
+    expect(bodyOf(json)).toBe('a\uFFFDb\uFFFD');
+  });
+
+  it('keeps a literal backslash followed by u0000 as it was', () => {
+    for (const text of ['\\u0000', 'x\\\\u0000', '\\\u0000']) {
+      const kept = bodyOf(batchJson([entry(text)]));
+      expect(kept).toBe(text.replaceAll('\u0000', '\uFFFD'));
+    }
+  });
+
+  it('carries dates as ISO text and nulls as null', () => {
+    const [row] = JSON.parse(batchJson([entry(null)])) as Array<Record<string, unknown>>;
+    expect(row).toMatchObject({ createdAt: '2026-01-01T00:00:00.000Z', requestBody: null });
+  });
+});
