@@ -3,7 +3,10 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { SERVICE_NAMES, type ServiceName, type Settings } from './config/settings.js';
 import type { HttpApp } from './platform/http/server.js';
+import { OperationLogRecorder } from './platform/audit/operation-log.js';
+import { databaseWriter, type OperationLogTables } from './platform/audit/operation-log-writer.js';
 import { openCache } from './platform/cache/cache.js';
+import { openDatabase } from './platform/db/database.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import { buildAuthApp } from './services/auth/auth.app.js';
@@ -113,6 +116,7 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
       cache: kernel.cache,
       upstreams: serviceUrls,
       metrics: gatewayMetrics,
+      operationLog: kernel.operationLog,
       // Same process as the auth service: forward-auth is a function call, not a loopback request.
       forwardAuth: auth && new LocalForwardAuth(auth.verify.bind(auth)),
     });
@@ -159,6 +163,7 @@ export async function startService(
 ): Promise<{ url: string; close(): Promise<void> }> {
   if (name === 'gateway') {
     const cache = openCache(settings.redis, logger);
+    const recording = await openGatewayRecorder(settings, logger);
     const upstreams = Object.fromEntries(
       Object.entries(settings.serviceUrls).filter(([, url]) => url !== undefined),
     ) as Record<ServiceName, string>;
@@ -169,6 +174,7 @@ export async function startService(
       cache,
       upstreams,
       metrics: gatewayMetrics,
+      operationLog: recording?.recorder,
     });
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
     const listener = gatewayMetrics
@@ -179,6 +185,7 @@ export async function startService(
       async close() {
         await gateway.close();
         await listener?.close();
+        await recording?.close();
         await cache.close();
       },
     };
@@ -202,6 +209,29 @@ export async function startService(
       await auditJobs?.stop();
       await app.close();
       await kernel.close();
+    },
+  };
+}
+
+/**
+ * The one-service gateway records the requests it refuses itself (the services record the rest)
+ * when it is given DATABASE_URL; it never migrates, and without the database it records nothing.
+ */
+async function openGatewayRecorder(settings: Settings, logger: Logger) {
+  if (!settings.database.url) {
+    logger.warn('gateway without DATABASE_URL: requests it refuses itself are not recorded');
+    return undefined;
+  }
+  const database = await openDatabase({ ...settings.database, logger });
+  const recorder = new OperationLogRecorder({
+    write: databaseWriter(database.db.withTables<OperationLogTables>()),
+    logger,
+  });
+  return {
+    recorder,
+    async close() {
+      await recorder.close();
+      await database.close();
     },
   };
 }

@@ -30,7 +30,7 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
   const cache = openCache(settings.redis, logger);
   const stream = openStream(settings.nats, database, logger);
   // Every service app records into this one buffer (createHttpApp's `operationLog`); the
-  // gateway does not record, so a request is logged once, by the service that served it.
+  // gateway records only what it answers itself, so a request is logged once.
   const operationLog = new OperationLogRecorder({
     write: databaseWriter(database.db.withTables<OperationLogTables>()),
     logger,

@@ -99,6 +99,49 @@ describe('operation logs: recording', () => {
     expect(item).toEqual(rest);
   });
 
+  it('records the requests the gateway refuses itself, and a served request once', async () => {
+    const noToken = `op-${randomUUID()}`;
+    const badToken = `op-${randomUUID()}`;
+    const unknownRoute = `op-${randomUUID()}`;
+    const served = `op-${randomUUID()}`;
+    const call = (path: string, requestId: string, token?: string) =>
+      platform.call('GET', path, { token, headers: { 'x-request-id': requestId } });
+    expect((await call('/api/v1/users', noToken)).status).toBe(401);
+    expect((await call('/api/v1/users', badToken, 'not-a-jwt')).status).toBe(401);
+    expect((await call('/api/v1/no-such-module', unknownRoute, admin)).status).toBe(404);
+    expect((await call('/api/v1/users', served, admin)).status).toBe(200);
+    await waitStored([noToken, badToken, unknownRoute, served]);
+    const rows = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', 'in', [noToken, badToken, unknownRoute, served])
+      .select(['request_id', 'tenant_id', 'status', 'module', 'path', 'request_body'])
+      .execute();
+    const byId = Object.fromEntries(rows.map((r) => [r.request_id, r]));
+    expect(rows).toHaveLength(4);
+    expect(byId[noToken]).toMatchObject({ tenant_id: 1, status: 401, module: 'users' });
+    expect(byId[badToken]).toMatchObject({ tenant_id: 1, status: 401, path: '/api/v1/users' });
+    expect(byId[unknownRoute]).toMatchObject({ status: 404, module: 'no-such-module' });
+    expect(byId[served]).toMatchObject({ tenant_id: 1, status: 200 });
+  });
+
+  it('stores NUL characters, which PostgreSQL text cannot hold, without losing the batch', async () => {
+    const requestId = `op-${randomUUID()}`;
+    const res = await platform.call('POST', '/api/v1/login', {
+      headers: { 'x-request-id': requestId },
+      body: { username: 'nul\u0000user', password: 'a\u0000b' },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    await waitStored([requestId]);
+    const row = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', '=', requestId)
+      .select(['username', 'request_body'])
+      .executeTakeFirstOrThrow();
+    // A raw column gets U+FFFD; the body keeps the character as its JSON escape.
+    expect(row.username).toBe('nul\uFFFDuser');
+    expect(JSON.parse(row.request_body!)).toEqual({ username: 'nul\u0000user', password: '***' });
+  });
+
   it('attributes a login to the named tenant and the signed-in user, masking tokens', async () => {
     const t = await createTenantWithAdmin(platform, admin);
     const requestId = `login-${randomUUID()}`;

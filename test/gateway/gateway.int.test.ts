@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { request as rawRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
+import type { OperationLogRecorder } from '../../src/platform/audit/operation-log.js';
+import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
 import { signedAuthHeaders } from '../../src/platform/auth/principal.js';
+import { openCache, type Cache } from '../../src/platform/cache/cache.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
 import {
@@ -19,7 +23,11 @@ beforeAll(async () => {
 afterAll(() => platform?.close());
 
 /** A second gateway in front of the same services, with its own settings. */
-async function extraGateway(env: Record<string, string>, upstreams = platform.serviceUrls) {
+async function extraGateway(
+  env: Record<string, string>,
+  upstreams = platform.serviceUrls,
+  { operationLog, cache }: { operationLog?: OperationLogRecorder; cache?: Cache } = {},
+) {
   const settings = loadSettings({
     JWT_SECRET: TEST_JWT_SECRET,
     PORT: '0',
@@ -29,8 +37,9 @@ async function extraGateway(env: Record<string, string>, upstreams = platform.se
   const gateway = await buildGatewayApp({
     settings,
     logger: createLogger('silent'),
-    cache: platform.kernel.cache,
+    cache: cache ?? platform.kernel.cache,
     upstreams,
+    operationLog,
   });
   await gateway.app.listen({ host: '127.0.0.1', port: 0 });
   const address = gateway.app.server.address() as { port: number };
@@ -265,6 +274,59 @@ describe('metrics and health', () => {
       expect(body.data.services.identity.status).toBe('down');
     } finally {
       await gateway.close();
+    }
+  });
+});
+
+describe('operation logs of the gateway', () => {
+  /** Rows of `requestIds` once all are stored (polled in SQL; fails after 5 s). */
+  async function storedLogs(requestIds: string[]) {
+    const db = platform.kernel.database.db.withTables<OperationLogTables>();
+    for (const deadline = Date.now() + 5000; ;) {
+      const rows = await db
+        .selectFrom('audit_operation_logs')
+        .where('request_id', 'in', requestIds)
+        .select(['request_id', 'status', 'tenant_id'])
+        .execute();
+      if (rows.length >= requestIds.length) return rows;
+      if (Date.now() > deadline) throw new Error('operation logs not stored within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('records the 429s and 503s it answers itself, which no service sees', async () => {
+    // Its own in-memory cache: the per-IP buckets of the other tests stay untouched.
+    const cache = openCache(loadSettings({}).redis, createLogger('silent'));
+    const operationLog = platform.kernel.operationLog;
+    const limited = await extraGateway(
+      { GATEWAY_RATE_AVERAGE: '1', GATEWAY_RATE_BURST: '1' },
+      platform.serviceUrls,
+      { operationLog, cache },
+    );
+    const down = await extraGateway(
+      {},
+      { ...platform.serviceUrls, identity: 'http://127.0.0.1:9' },
+      { operationLog },
+    );
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    try {
+      const get = (base: string, id: string) =>
+        fetch(`${base}/api/v1/users`, { headers: { 'x-request-id': id } });
+      await (await get(limited.url, ids[0]!)).arrayBuffer();
+      expect((await get(limited.url, ids[1]!)).status).toBe(429);
+      const token = await platform.adminToken();
+      const res = await fetch(`${down.url}/api/v1/users`, {
+        headers: { 'x-request-id': ids[2]!, authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { code: number }).code).toBe(50300);
+      const rows = await storedLogs(ids);
+      const status = Object.fromEntries(rows.map((r) => [r.request_id, r.status]));
+      expect(status).toEqual({ [ids[0]!]: 401, [ids[1]!]: 429, [ids[2]!]: res.status });
+    } finally {
+      await limited.close();
+      await down.close();
+      await cache.close();
     }
   });
 });

@@ -69,6 +69,11 @@ export function toAppError(error: FastifyError): AppError {
     return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed request');
   }
   if (error.statusCode === 413) return new AppError(ERROR_CODES.BODY_TOO_LARGE);
+  // The gateway's proxy could not get an answer from a service (connection refused or reset,
+  // timed out): a dependency is down, not an internal error of the gateway.
+  if (error.code?.startsWith('FST_REPLY_FROM_')) {
+    return new AppError(ERROR_CODES.UNAVAILABLE, 'upstream service unavailable');
+  }
   // PostgreSQL class 22, "data exception": a value the client sent that the database cannot
   // hold (a NUL character in text, an id beyond bigint, a string past a column's length).
   if (typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code)) {

@@ -101,7 +101,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       'Operation-log entries dropped: buffer full, write failed or timed out, recorder closed',
       ['reason'],
     );
-    recordOperationLogs(app, operationLog, dropped && ((reason, n) => dropped.inc({ reason }, n)));
+    recordOperationLogs(app, operationLog, {
+      onDrop: dropped && ((reason, n) => dropped.inc({ reason }, n)),
+    });
   }
   if (metrics) {
     app.addHook('onResponse', async (request, reply) => {

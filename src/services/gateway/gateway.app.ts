@@ -10,6 +10,8 @@ import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
+import type { OperationLogRecorder } from '../../platform/audit/operation-log.js';
+import { recordOperationLogs } from '../../platform/audit/operation-log-hook.js';
 import type { Logger } from 'pino';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
@@ -21,6 +23,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed `X-Auth-*` headers forward-auth produced for this request. */
     gatewayAuthHeaders: Record<string, string> | null;
+    /** True once an upstream service answered: that service records the request. */
+    answeredUpstream: boolean;
   }
 }
 
@@ -33,6 +37,12 @@ export interface GatewayOptions {
   metrics?: ServiceMetrics | undefined;
   /** Forward-auth; default: HTTP to the auth upstream. */
   forwardAuth?: ForwardAuth | undefined;
+  /**
+   * Where the gateway records the requests it answers itself (401 without a valid token, 429,
+   * 413, unknown routes, 502/503 when a service is down); a request a service answered is
+   * recorded by that service. Unset: refusals are not recorded.
+   */
+  operationLog?: OperationLogRecorder | undefined;
 }
 
 export async function buildGatewayApp(
@@ -50,6 +60,7 @@ export async function buildGatewayApp(
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
+  app.decorateRequest('answeredUpstream', false);
   enforceBodyLimit(app);
   const rateLimited = options.metrics?.counter(
     'gateway_rate_limited_total',
@@ -70,6 +81,17 @@ export async function buildGatewayApp(
     }
   });
   const metrics = options.metrics;
+  if (options.operationLog) {
+    const dropped = metrics?.counter(
+      'audit_operation_logs_dropped_total',
+      'Operation-log entries dropped: buffer full, write failed or timed out, recorder closed',
+      ['reason'],
+    );
+    recordOperationLogs(app, options.operationLog, {
+      onDrop: dropped && ((reason, n) => dropped.inc({ reason }, n)),
+      when: (request) => !request.answeredUpstream,
+    });
+  }
   if (metrics) {
     app.addHook('onResponse', async (request, reply) => {
       metrics.httpDuration.observe(
@@ -126,6 +148,10 @@ export async function buildGatewayApp(
         );
       },
       replyOptions: {
+        rewriteHeaders: (headers, request) => {
+          if (request) request.answeredUpstream = true;
+          return headers;
+        },
         rewriteRequestHeaders: (request, headers) => ({
           ...headers,
           'x-request-id': request.id,
