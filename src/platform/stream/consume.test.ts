@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redeliveryDelayMs, resolveConsumeOptions } from './consume.js';
-import { durableName } from './jetstream-consumer.js';
+import { batches, durableName } from './jetstream-consumer.js';
 
 describe('redelivery', () => {
   it('doubles the delay after each failure, capped at one minute', () => {
@@ -18,5 +18,27 @@ describe('durableName', () => {
     expect(durableName('audit_login_logs', 't1.auth.login.success')).toBe(
       'audit_login_logs__t1_auth_login_success',
     );
+  });
+});
+
+describe('batches', () => {
+  /** An async source whose items arrive in bursts, like a client buffer of pulled messages. */
+  async function* bursts(groups: number[][]) {
+    for (const group of groups) {
+      await new Promise((r) => setTimeout(r, 20));
+      yield* group;
+    }
+  }
+
+  it('groups what has already arrived, up to the maximum, without waiting for more', async () => {
+    const seen: number[][] = [];
+    for await (const batch of batches(bursts([[1, 2, 3, 4, 5], [6], [7, 8]]), 3)) seen.push(batch);
+    expect(seen).toEqual([[1, 2, 3], [4, 5], [6], [7, 8]]);
+  });
+
+  it('ends with the source', async () => {
+    const seen: number[][] = [];
+    for await (const batch of batches(bursts([]), 3)) seen.push(batch);
+    expect(seen).toEqual([]);
   });
 });

@@ -4,24 +4,27 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../db/database.js';
 import {
+  STREAM_MAX_AGE_MS,
   resolveConsumeOptions,
   type ConsumeHandler,
   type ConsumeOptions,
   type ConsumerHandle,
 } from './consume.js';
 import { consumeJetStream } from './jetstream-consumer.js';
+import { maxDeliveriesSubject } from './jetstream-setup.js';
 import { consumeTable } from './table-consumer.js';
 
 export type {
+  ConsumeBatchHandler,
   ConsumeHandler,
   ConsumeOptions,
   ConsumerHandle,
   DeadMessage,
+  Delivery,
   DeliveryMeta,
 } from './consume.js';
 
-/** Seven days, the login-event retention of the spec. */
-export const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+export { STREAM_MAX_AGE_MS } from './consume.js';
 
 /**
  * The durable event stream: NATS JetStream when `NATS_URL` is set, a table in the platform
@@ -114,7 +117,9 @@ class JetStreamEventStream implements EventStream {
       const jsm = await jetstreamManager(nc);
       const config = {
         name: options.stream,
-        subjects: [`${options.subjectPrefix}auth.>`],
+        // The max-deliveries advisories about this stream's consumers are kept with it: a
+        // consumer that died holding a last delivery has it recorded as dead after a restart.
+        subjects: [`${options.subjectPrefix}auth.>`, maxDeliveriesSubject(options.stream, '*')],
         max_age: STREAM_MAX_AGE_MS * 1_000_000,
       };
       try {

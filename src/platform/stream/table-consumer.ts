@@ -1,9 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { pruneStreamMessages } from './table-prune.js';
 import {
   errorText,
   recordDeadLetter,
   redeliveryDelayMs,
+  STREAM_MAX_AGE_MS,
+  type ConsumeBatchHandler,
   type ConsumeHandler,
   type ConsumerHandle,
   type ConsumerStats,
@@ -49,7 +52,7 @@ export function consumeTable(
       deliveryCount: row.attempts,
       error,
     };
-    await recordDeadLetter(db, message);
+    if (!(await recordDeadLetter(db, message))) return;
     stats.dead++;
     logger.error(
       { consumer: durable, msg_id: row.msg_id, deliveries: row.attempts, err: error },
@@ -58,8 +61,49 @@ export function consumeTable(
     await options.onDead?.(message);
   };
 
+  /** True when the batch handler stored them all and they are acknowledged; false: one by one. */
+  const handleAsBatch = async (
+    handleBatch: ConsumeBatchHandler,
+    rows: ClaimedRow[],
+  ): Promise<boolean> => {
+    try {
+      await handleBatch(
+        rows.map((row) => ({
+          payload: row.payload,
+          meta: { deliveryCount: row.attempts, msgId: row.msg_id, subject: row.subject },
+        })),
+      );
+    } catch (err) {
+      logger.warn(
+        { consumer: durable, messages: rows.length, err: errorText(err) },
+        'stream batch failed; handling its messages one by one',
+      );
+      return false;
+    }
+    // Fenced on each attempt number, as a single ack is.
+    const acked = await sql`UPDATE stream_deliveries SET status = 'acked', updated_at = now()
+      WHERE consumer = ${durable} AND status = 'pending'
+        AND (message_id, attempts) IN (${sql.join(
+          rows.map((row) => sql`(${row.message_id}::bigint, ${row.attempts}::int)`),
+        )})`.execute(db);
+    stats.acked += Number(acked.numAffectedRows ?? 0);
+    return true;
+  };
+
+  let nextPruneAt = 0;
   const runRound = async (): Promise<number> => {
     await seedDeliveries(db, durable, subjects, options.batchSize * 10);
+    if (Date.now() >= nextPruneAt) {
+      nextPruneAt = Date.now() + options.pruneIntervalMs;
+      // Housekeeping never holds up delivery: a failed prune is retried at the next interval.
+      await pruneStreamMessages(db, STREAM_MAX_AGE_MS)
+        .then((pruned) => {
+          if (pruned > 0) logger.info({ consumer: durable, pruned }, 'old stream messages pruned');
+        })
+        .catch((err: unknown) =>
+          logger.warn({ consumer: durable, err: errorText(err) }, 'stream prune failed'),
+        );
+    }
     // Deliveries whose last allowed attempt was never answered (crash): dead, not redelivered.
     const expired = await sql<ClaimedRow>`
       WITH gone AS (
@@ -91,6 +135,9 @@ export function consumeTable(
       FROM taken t JOIN stream_messages m ON m.id = t.message_id
       ORDER BY t.message_id`.execute(db);
 
+    if (options.handleBatch && claimed.rows.length > 1) {
+      if (await handleAsBatch(options.handleBatch, claimed.rows)) return claimed.rows.length;
+    }
     for (const row of claimed.rows) {
       if (stopped) break; // left claimed: redelivered after the ack wait, like JetStream
       // Fenced on the attempt number: a late answer to a delivery already taken over is ignored.
