@@ -8,7 +8,7 @@ import { databaseWriter, type OperationLogTables } from './platform/audit/operat
 import { openCache } from './platform/cache/cache.js';
 import { openDatabase } from './platform/db/database.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
-import { createMetrics } from './platform/metrics/metrics.js';
+import { createMetrics, type ServiceMetrics } from './platform/metrics/metrics.js';
 import { buildAuthApp } from './services/auth/auth.app.js';
 import type { AuthService } from './services/auth/auth.service.js';
 import { LocalForwardAuth } from './services/gateway/forward-auth.js';
@@ -42,7 +42,7 @@ export interface RunningPlatform {
 export function buildService(
   name: ServiceName,
   kernel: Kernel,
-): Promise<{ app: HttpApp; auth?: AuthService }> {
+): Promise<{ app: HttpApp; auth?: AuthService; metrics?: ServiceMetrics | undefined }> {
   switch (name) {
     case 'auth':
       return buildAuthApp(kernel);
@@ -98,16 +98,18 @@ export async function startPlatform(settings: Settings, logger: Logger): Promise
   const serviceUrls = {} as Record<ServiceName, string>;
   const closers: Array<() => Promise<unknown>> = [];
   let auth: AuthService | undefined;
+  let auditMetrics: ServiceMetrics | undefined;
   try {
     for (const name of SERVICE_NAMES) {
       const service = await buildService(name, kernel);
       auth ??= service.auth;
+      if (name === 'audit') auditMetrics = service.metrics;
       closers.push(() => service.app.close());
       serviceUrls[name] = await listen(service.app, settings.http.serviceHost, 0);
     }
     const jobs = startBpmJobs(kernel);
     closers.unshift(() => jobs.stop());
-    const auditJobs = startAuditJobs(kernel);
+    const auditJobs = startAuditJobs(kernel, auditMetrics);
     closers.unshift(() => auditJobs.stop());
     const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
     const gateway = await buildGatewayApp({
@@ -196,8 +198,8 @@ export async function startService(
     );
   }
   const kernel = await openKernelReady(settings, logger);
-  const { app } = await buildService(name, kernel);
-  const auditJobs = name === 'audit' ? startAuditJobs(kernel) : undefined;
+  const { app, metrics } = await buildService(name, kernel);
+  const auditJobs = name === 'audit' ? startAuditJobs(kernel, metrics) : undefined;
   const url = await listen(
     app,
     settings.http.serviceHost,

@@ -382,3 +382,29 @@ function loginEvent(eventId: string) {
     occurred_at: new Date().toISOString(),
   };
 }
+
+describe('the audit service counts dead login events', () => {
+  it('in audit_login_events_dead_total, after the fifth failed delivery', async () => {
+    const fastRetries = await startTestPlatform({ AUDIT_LOGIN_RETRY_BACKOFF: '20ms' });
+    try {
+      const deadTotal = async () => {
+        const text = await (await fetch(`${fastRetries.serviceUrls.audit}/metrics`)).text();
+        const line = text.split('\n').find((l) => l.startsWith('audit_login_events_dead_total'));
+        return Number(line?.split(' ').at(-1) ?? NaN);
+      };
+      expect(await deadTotal()).toBe(0);
+      // Not a login event: it fails the schema on every delivery.
+      const eventId = randomUUID();
+      await fastRetries.kernel.stream.publish('auth.login.failed', { event_id: 42 }, eventId);
+      await until(async () => ((await deadTotal()) === 1 ? true : undefined), 20_000);
+      const recorded = await sql<{ deliveries: number }>`
+        SELECT deliveries FROM stream_dead_letters
+        WHERE consumer = ${LOGIN_LOG_CONSUMER} AND msg_id = ${eventId}`.execute(
+        fastRetries.kernel.database.db,
+      );
+      expect(recorded.rows).toEqual([{ deliveries: 5 }]);
+    } finally {
+      await fastRetries.close();
+    }
+  }, 30_000);
+});

@@ -4,7 +4,7 @@ import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
 import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
+import { createMetrics, type ServiceMetrics } from '../../platform/metrics/metrics.js';
 import { registerBusinessAuditRoutes } from './business-audit/business-audit.routes.js';
 import { registerLoginLogRoutes } from './login-logs/login-logs.routes.js';
 import { registerOperationLogRoutes } from './operation-logs/operation-logs.routes.js';
@@ -13,13 +13,16 @@ import { registerOperationLogRoutes } from './operation-logs/operation-logs.rout
  * The audit service: operation logs, login logs and business audit logs, each a feature folder
  * registering its own routes here; every list, stat and export is tenant-scoped in SQL.
  */
-export async function buildAuditApp(kernel: Kernel): Promise<{ app: HttpApp }> {
+export async function buildAuditApp(
+  kernel: Kernel,
+): Promise<{ app: HttpApp; metrics: ServiceMetrics | undefined }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db;
+  const metrics = settings.metrics.enabled ? createMetrics('audit') : undefined;
   const app = await createHttpApp({
     service: 'audit',
     logger,
-    metrics: settings.metrics.enabled ? createMetrics('audit') : undefined,
+    metrics,
     operationLog: kernel.operationLog,
     trustProxy: true,
   });
@@ -32,5 +35,5 @@ export async function buildAuditApp(kernel: Kernel): Promise<{ app: HttpApp }> {
   registerOperationLogRoutes(app, db);
   registerBusinessAuditRoutes(app, db.withTables<AuditTables>());
   registerLoginLogRoutes(app, db);
-  return { app };
+  return { app, metrics };
 }

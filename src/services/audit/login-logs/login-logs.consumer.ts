@@ -1,8 +1,19 @@
 import type { Kernel } from '../../../platform/kernel.js';
-import type { ConsumerHandle, DeadMessage } from '../../../platform/stream/stream.js';
-import { GeoLocator, parseUserAgent } from './login-logs.enrich.js';
+import type {
+  ConsumeBatchHandler,
+  ConsumeHandler,
+  ConsumerHandle,
+  DeadMessage,
+} from '../../../platform/stream/stream.js';
+import {
+  GeoLocator,
+  parseUserAgent,
+  userAgentParser,
+  type ClientInfo,
+} from './login-logs.enrich.js';
 import {
   insertLoginLog,
+  insertLoginLogs,
   type LoginLogDb,
   type LoginLogTables,
   type NewLoginLog,
@@ -12,6 +23,8 @@ import { loginEventPayload } from './login-logs.schema.js';
 /** The durable consumer name, shared by every audit replica. */
 export const LOGIN_LOG_CONSUMER = 'audit_login_logs';
 export const LOGIN_EVENTS = ['auth.login.success', 'auth.login.failed'];
+/** Events taken and stored together per round. */
+export const LOGIN_LOG_BATCH = 500;
 
 export interface LoginLogConsumerOptions {
   /** Setting `AUDIT_GEO_ONLINE_URL`, default unset (offline database only). */
@@ -22,37 +35,76 @@ export interface LoginLogConsumerOptions {
   backoffMs?: number;
   /** Table stream polling; default 250 ms (well inside the 10 s visibility promise). */
   pollIntervalMs?: number;
+  /** Events stored together per round; default LOGIN_LOG_BATCH (200). */
+  batchSize?: number;
   onDead?: (dead: DeadMessage) => void | Promise<void>;
+}
+
+/** The login log of one event, enriched (client from the user agent, location from the IP). */
+async function toLoginLog(
+  payload: unknown,
+  geo: GeoLocator,
+  parseClient: (userAgent: string | null | undefined) => ClientInfo,
+): Promise<NewLoginLog> {
+  const event = loginEventPayload.parse(payload);
+  return {
+    event_id: event.event_id,
+    tenant_id: event.tenant_id,
+    user_id: event.user_id,
+    username: event.username,
+    login_type: event.login_type,
+    success: event.success,
+    reason: event.reason ?? null,
+    ip: event.ip ?? null,
+    location: await geo.locate(event.ip),
+    ...parseClient(event.user_agent),
+    device_id: event.device_id || null,
+    session_id: event.session_id ?? null,
+    created_at: event.occurred_at ? new Date(event.occurred_at) : new Date(),
+  };
 }
 
 /** Turns one login event into a stored login log (enrichment included), idempotent on event id. */
 export function loginLogWriter(db: LoginLogDb, geo: GeoLocator) {
-  return async (payload: unknown): Promise<boolean> => {
-    const event = loginEventPayload.parse(payload);
-    const client = parseUserAgent(event.user_agent);
-    const log: NewLoginLog = {
-      event_id: event.event_id,
-      tenant_id: event.tenant_id,
-      user_id: event.user_id,
-      username: event.username,
-      login_type: event.login_type,
-      success: event.success,
-      reason: event.reason ?? null,
-      ip: event.ip ?? null,
-      location: await geo.locate(event.ip),
-      ...client,
-      device_id: event.device_id || null,
-      session_id: event.session_id ?? null,
-      created_at: event.occurred_at ? new Date(event.occurred_at) : new Date(),
-    };
-    return insertLoginLog(db, log);
+  return async (payload: unknown): Promise<boolean> =>
+    insertLoginLog(db, await toLoginLog(payload, geo, parseUserAgent));
+}
+
+/**
+ * Stores a batch of login events in one transaction (one multi-row INSERT), idempotent on each
+ * event id. Throws, storing nothing, if any event does not match the schema: the consumer then
+ * falls back to the one-event writer, so only the bad one fails. Returns how many were new.
+ */
+export function loginLogBatchWriter(db: LoginLogDb, geo: GeoLocator) {
+  // Clients repeat their user agents: parsing each distinct one once is most of the saving.
+  const parseClient = userAgentParser();
+  return async (payloads: unknown[]): Promise<number> => {
+    const logs = await Promise.all(payloads.map((p) => toLoginLog(p, geo, parseClient)));
+    return insertLoginLogs(db, logs);
+  };
+}
+
+/**
+ * The consumer's two handlers: the batch one (a round's events in one INSERT) and the
+ * one-event fallback, sharing one geolocator and its caches.
+ */
+export function loginLogHandlers(
+  db: LoginLogDb,
+  geo: GeoLocator,
+): { handler: ConsumeHandler; handleBatch: ConsumeBatchHandler } {
+  const write = loginLogWriter(db, geo);
+  const writeBatch = loginLogBatchWriter(db, geo);
+  return {
+    handler: async (payload) => void (await write(payload)),
+    handleBatch: async (deliveries) => void (await writeBatch(deliveries.map((d) => d.payload))),
   };
 }
 
 /**
  * The audit service's background work: login events → login logs, through a durable consumer
- * (JetStream or the table stream). Up to 5 deliveries; a message that still fails is recorded
- * in `stream_dead_letters` and counted in the handle's stats.
+ * (JetStream or the table stream), up to LOGIN_LOG_BATCH events a round stored together. Up
+ * to 5 deliveries; a message that still fails is recorded in `stream_dead_letters` and counted
+ * in the handle's stats.
  */
 export function startLoginLogConsumer(
   kernel: Kernel,
@@ -60,17 +112,14 @@ export function startLoginLogConsumer(
 ): ConsumerHandle {
   const db = kernel.database.db.withTables<LoginLogTables>();
   const geo = new GeoLocator({ cache: kernel.cache, onlineUrl: options.geoOnlineUrl });
-  const write = loginLogWriter(db, geo);
-  return kernel.stream.consume(
-    LOGIN_LOG_CONSUMER,
-    LOGIN_EVENTS,
-    async (payload) => void (await write(payload)),
-    {
-      maxDeliver: 5,
-      ackWaitMs: options.ackWaitMs ?? 30_000,
-      backoffMs: options.backoffMs ?? 1000,
-      pollIntervalMs: options.pollIntervalMs ?? 250,
-      onDead: options.onDead,
-    },
-  );
+  const { handler, handleBatch } = loginLogHandlers(db, geo);
+  return kernel.stream.consume(LOGIN_LOG_CONSUMER, LOGIN_EVENTS, handler, {
+    maxDeliver: 5,
+    ackWaitMs: options.ackWaitMs ?? 30_000,
+    backoffMs: options.backoffMs ?? 1000,
+    pollIntervalMs: options.pollIntervalMs ?? 250,
+    batchSize: options.batchSize ?? LOGIN_LOG_BATCH,
+    handleBatch,
+    onDead: options.onDead,
+  });
 }

@@ -2,7 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MemoryCache } from '../../../platform/cache/cache.js';
-import { GeoLocator, isPrivateAddress, parseUserAgent } from './login-logs.enrich.js';
+import {
+  GeoLocator,
+  isPrivateAddress,
+  parseUserAgent,
+  userAgentParser,
+} from './login-logs.enrich.js';
 
 describe('parseUserAgent', () => {
   it('reads browser, OS and a desktop device from a desktop browser', () => {
@@ -92,5 +97,45 @@ describe('GeoLocator', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('userAgentParser', () => {
+  it('answers like parseUserAgent, and forgets the oldest user agent beyond its size', () => {
+    const parse = userAgentParser(2);
+    const agents = [
+      'curl/8.0',
+      'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+    ];
+    for (const agent of [...agents, ...agents, null]) {
+      expect(parse(agent)).toEqual(parseUserAgent(agent));
+    }
+    const first = parse(agents[0]);
+    expect(parse(agents[0])).toBe(first); // memoised
+    parse('okhttp/4.12.0');
+    parse('Wget/1.21');
+    expect(parse(agents[0])).not.toBe(first); // evicted, parsed again
+  });
+});
+
+describe('GeoLocator offline memo', () => {
+  it('looks each public address up once, concurrent lookups included', async () => {
+    const asked: string[] = [];
+    const geo = new GeoLocator({
+      cache: new MemoryCache(),
+      offline: async (ip) => {
+        asked.push(ip);
+        return { country: 'US', region: 'CA', city: ip };
+      },
+      offlineCacheSize: 2,
+    });
+    const [a, b] = await Promise.all([geo.locate('8.8.8.8'), geo.locate('8.8.8.8')]);
+    expect([a, b]).toEqual(['US CA 8.8.8.8', 'US CA 8.8.8.8']);
+    await geo.locate('::ffff:8.8.8.8');
+    expect(asked).toEqual(['8.8.8.8']);
+    await geo.locate('1.1.1.1');
+    await geo.locate('8.8.4.4'); // third address: the least recently used one (8.8.8.8) goes
+    await geo.locate('8.8.8.8');
+    expect(asked).toEqual(['8.8.8.8', '1.1.1.1', '8.8.4.4', '8.8.8.8']);
   });
 });

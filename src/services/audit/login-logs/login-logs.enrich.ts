@@ -1,6 +1,7 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import UAParser from 'ua-parser-js';
 import type { Cache } from '../../../platform/cache/cache.js';
+import { workerGeoLookup } from './geo-worker.js';
 
 /** What a login log shows about the client, parsed from its User-Agent header. */
 export interface ClientInfo {
@@ -25,6 +26,25 @@ export function parseUserAgent(userAgent: string | null | undefined): ClientInfo
     join(result.device.vendor, result.device.model) ??
     (type ? type[0]!.toUpperCase() + type.slice(1) : os || browser ? 'Desktop' : null);
   return { device, os, browser };
+}
+
+/**
+ * `parseUserAgent` with a bounded memo of the last `maxEntries` distinct user agents (default
+ * 1000): the same few browsers sign in all day, and parsing is the costly part of enrichment.
+ */
+export function userAgentParser(
+  maxEntries = 1000,
+): (userAgent: string | null | undefined) => ClientInfo {
+  const memo = new Map<string, ClientInfo>();
+  return (userAgent) => {
+    if (!userAgent) return parseUserAgent(userAgent);
+    const known = memo.get(userAgent);
+    if (known) return known;
+    const parsed = parseUserAgent(userAgent);
+    if (memo.size >= maxEntries) memo.delete(memo.keys().next().value!);
+    memo.set(userAgent, parsed);
+    return parsed;
+  };
 }
 
 /** Loopback, private, link-local, CGNAT and unique-local ranges: all shown as "intranet". */
@@ -71,6 +91,12 @@ export interface GeoLocatorOptions {
   onlineCacheMs?: number;
   /** Default 1500 ms; a slow or failing service falls back to the offline database. */
   onlineTimeoutMs?: number;
+  /**
+   * Offline answers kept in process, most recent first (default 10 000 addresses, about 1 MB):
+   * fast-geoip reads and parses three JSON files per lookup, and the same addresses sign in
+   * again and again. The database does not change while the process runs.
+   */
+  offlineCacheSize?: number;
   /** The offline lookup; default fast-geoip (GeoLite2 city data shipped in the package). */
   offline?: (ip: string) => Promise<{ country: string; region: string; city: string } | null>;
 }
@@ -78,13 +104,14 @@ export interface GeoLocatorOptions {
 type OfflineLookup = NonNullable<GeoLocatorOptions['offline']>;
 
 /**
- * The offline database, loaded on first use only: fast-geoip reads small index files per lookup
- * (a few MB of memory) instead of geoip-lite's ~190 MB resident tables. IPv4 only.
+ * The offline database: fast-geoip reads small index files per lookup (a few MB of memory)
+ * instead of geoip-lite's ~190 MB resident tables; its lookups run in a worker thread, started
+ * on first use. IPv4 only.
  */
-let fastGeoip: Promise<OfflineLookup> | undefined;
-function defaultOffline(): Promise<OfflineLookup> {
-  fastGeoip ??= import('fast-geoip').then((module) => module.default.lookup);
-  return fastGeoip;
+let offlineLookup: OfflineLookup | undefined;
+function defaultOffline(): OfflineLookup {
+  offlineLookup ??= workerGeoLookup();
+  return offlineLookup;
 }
 
 /** "US CA Mountain View"-style text from the parts that are known. */
@@ -94,6 +121,9 @@ function describe(parts: Array<string | undefined | null>): string | null {
 
 /** Geolocation of login addresses: "intranet" for private ones, else online (if set) or offline. */
 export class GeoLocator {
+  /** Offline lookups by address, in flight or done (concurrent lookups of one address share one). */
+  private readonly offlineMemo = new Map<string, Promise<string | null>>();
+
   constructor(private readonly options: GeoLocatorOptions) {}
 
   /** A location text, or null when unknown; never throws. */
@@ -106,8 +136,24 @@ export class GeoLocator {
       if (online) return online;
     }
     if (!isIPv4(address)) return null;
+    const known = this.offlineMemo.get(address);
+    if (known) {
+      // Most recently used last, so the oldest entry is the first to go.
+      this.offlineMemo.delete(address);
+      this.offlineMemo.set(address, known);
+      return known;
+    }
+    const located = this.offline(address);
+    if (this.offlineMemo.size >= (this.options.offlineCacheSize ?? 10_000)) {
+      this.offlineMemo.delete(this.offlineMemo.keys().next().value!);
+    }
+    this.offlineMemo.set(address, located);
+    return located;
+  }
+
+  private async offline(address: string): Promise<string | null> {
     try {
-      const lookup = this.options.offline ?? (await defaultOffline());
+      const lookup = this.options.offline ?? defaultOffline();
       const found = await lookup(address);
       return found ? describe([found.country, found.region, found.city]) : null;
     } catch {

@@ -79,46 +79,94 @@ const COLUMNS = [
 ] as const;
 
 /**
- * Stores one login event, at most once per event id, in one transaction. A successful login
- * makes its device known; `new_device` is whether the device id was unknown for the user before
- * this event (false without a device id or user). Returns false when the event was already stored.
+ * Stores one login event, at most once per event id (see `insertLoginLogs`). Returns false when
+ * the event was already stored.
  */
 export async function insertLoginLog(db: LoginLogDb, log: NewLoginLog): Promise<boolean> {
+  return (await insertLoginLogs(db, [log])) > 0;
+}
+
+/** An ISO text (both drivers take arrays of text for `timestamptz[]`); now when unset. */
+function timestampOf(value: Date | string | undefined): string {
+  if (value === undefined) return new Date().toISOString();
+  return typeof value === 'string' ? value : value.toISOString();
+}
+
+const pairKey = (userId: number, deviceId: string) => `${userId}\u0000${deviceId}`;
+
+/**
+ * Stores login events in one transaction, at most once per event id, in their stream order.
+ * A successful login makes its device known; `new_device` is whether the device id was unknown
+ * for the user before that event (false without a device id or user), so within one batch only
+ * the first event of a new device is new. The device rows are written first, in key order, and
+ * their conflicts decide what was known: two writers never both see a device as new, and never
+ * wait on each other in opposite orders. Returns how many events were stored now.
+ */
+export async function insertLoginLogs(db: LoginLogDb, logs: NewLoginLog[]): Promise<number> {
+  const ids = new Set<string>();
+  const events = logs.filter((log) => !ids.has(log.event_id) && ids.add(log.event_id));
+  if (events.length === 0) return 0;
+  const tracked = events.filter(
+    (log): log is NewLoginLog & { user_id: number; tenant_id: number; device_id: string } =>
+      log.user_id !== null && log.tenant_id !== null && !!log.device_id,
+  );
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('audit_login_logs')
-      .values(log)
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return false;
-    if (log.user_id === null || log.tenant_id === null || !log.device_id) return true;
-    let isNew: boolean;
-    if (log.success) {
-      const added = await trx
-        .insertInto('audit_login_devices')
-        .values({ user_id: log.user_id, device_id: log.device_id, tenant_id: log.tenant_id })
-        .onConflict((oc) => oc.columns(['user_id', 'device_id']).doNothing())
-        .returning('user_id')
-        .executeTakeFirst();
-      isNew = added !== undefined;
-    } else {
-      const known = await trx
-        .selectFrom('audit_login_devices')
-        .select('user_id')
-        .where('user_id', '=', log.user_id)
-        .where('device_id', '=', log.device_id)
-        .executeTakeFirst();
-      isNew = known === undefined;
+    const signedIn = new Map<string, { user_id: number; device_id: string; tenant_id: number }>();
+    for (const log of tracked.filter((l) => l.success)) {
+      const key = pairKey(log.user_id, log.device_id);
+      if (!signedIn.has(key)) signedIn.set(key, log);
     }
-    if (isNew) {
-      await trx
-        .updateTable('audit_login_logs')
-        .set({ new_device: true })
-        .where('id', '=', inserted.id)
-        .execute();
+    const added = new Set<string>();
+    if (signedIn.size > 0) {
+      const devices = [...signedIn.values()].sort(
+        (a, b) => a.user_id - b.user_id || (a.device_id < b.device_id ? -1 : 1),
+      );
+      const rows = await sql<{ user_id: number; device_id: string }>`
+        INSERT INTO audit_login_devices (user_id, device_id, tenant_id)
+        SELECT * FROM unnest(${devices.map((d) => d.user_id)}::bigint[],
+          ${devices.map((d) => d.device_id)}::text[], ${devices.map((d) => d.tenant_id)}::bigint[])
+        ON CONFLICT (user_id, device_id) DO NOTHING
+        RETURNING user_id, device_id`.execute(trx);
+      for (const row of rows.rows) added.add(pairKey(Number(row.user_id), row.device_id));
     }
-    return true;
+    const failedOnly = tracked.filter(
+      (l) => !l.success && !signedIn.has(pairKey(l.user_id, l.device_id)),
+    );
+    const knownBefore = new Set<string>();
+    for (const key of signedIn.keys()) if (!added.has(key)) knownBefore.add(key);
+    if (failedOnly.length > 0) {
+      const rows = await sql<{ user_id: number; device_id: string }>`
+        SELECT d.user_id, d.device_id FROM audit_login_devices d
+        JOIN unnest(${failedOnly.map((l) => l.user_id)}::bigint[],
+          ${failedOnly.map((l) => l.device_id)}::text[]) AS q(user_id, device_id)
+          ON d.user_id = q.user_id AND d.device_id = q.device_id`.execute(trx);
+      for (const row of rows.rows) knownBefore.add(pairKey(Number(row.user_id), row.device_id));
+    }
+    // Walk in stream order: a successful login makes the device known to the events after it.
+    const seen = knownBefore;
+    const newDevice = events.map((log) => {
+      if (log.user_id === null || log.tenant_id === null || !log.device_id) return false;
+      const key = pairKey(log.user_id, log.device_id);
+      const isNew = !seen.has(key);
+      if (log.success) seen.add(key);
+      return isNew;
+    });
+    const column = <T>(pick: (log: NewLoginLog) => T) => events.map(pick);
+    // One statement whatever the batch size: 16 array parameters instead of 16 per row.
+    const inserted = await sql`
+      INSERT INTO audit_login_logs (event_id, tenant_id, user_id, username, login_type, success,
+        reason, ip, location, device, os, browser, device_id, new_device, session_id, created_at)
+      SELECT * FROM unnest(${column((l) => l.event_id)}::text[],
+        ${column((l) => l.tenant_id)}::bigint[], ${column((l) => l.user_id)}::bigint[],
+        ${column((l) => l.username)}::text[], ${column((l) => l.login_type)}::text[],
+        ${column((l) => l.success)}::boolean[], ${column((l) => l.reason ?? null)}::text[],
+        ${column((l) => l.ip ?? null)}::text[], ${column((l) => l.location ?? null)}::text[],
+        ${column((l) => l.device ?? null)}::text[], ${column((l) => l.os ?? null)}::text[],
+        ${column((l) => l.browser ?? null)}::text[], ${column((l) => l.device_id)}::text[],
+        ${newDevice}::boolean[], ${column((l) => l.session_id ?? null)}::bigint[],
+        ${column((l) => timestampOf(l.created_at))}::timestamptz[])
+      ON CONFLICT (event_id) DO NOTHING`.execute(trx);
+    return Number(inserted.numAffectedRows ?? 0);
   });
 }
 
