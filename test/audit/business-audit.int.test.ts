@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { csvObjects, fetchCsv } from './export-csv.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -208,24 +209,179 @@ describe('tamper evidence', () => {
   });
 });
 
+const exportUrl = (query = '') => `${platform.url}/api/v1/logs/audit/export${query}`;
+
+/** Inserts audit rows for `tenantId` straight into the table (the chain columns are filler). */
+async function insertAuditRows(
+  tenantId: number,
+  rows: Array<{
+    actor_id?: number;
+    actor_name?: string;
+    action: string;
+    target_type?: string;
+    target_id?: string;
+    before?: unknown;
+    after?: unknown;
+    summary?: string;
+    created_at?: string;
+  }>,
+) {
+  let seq = 10_000;
+  for (const r of rows) {
+    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+    await sql`INSERT INTO audit_business_logs
+        (tenant_id, seq, actor_id, actor_name, action, target_type, target_id, before, after, summary, prev_hash, hash, created_at)
+      VALUES (${tenantId}, ${seq++}, ${r.actor_id ?? 1}, ${r.actor_name ?? 'loader'}, ${r.action},
+        ${r.target_type ?? 'role'}, ${r.target_id ?? '1'}, ${json(r.before)}::jsonb, ${json(r.after)}::jsonb,
+        ${r.summary ?? 'seeded'}, '', '', ${r.created_at ?? new Date().toISOString()}::timestamptz)`.execute(
+      db(),
+    );
+  }
+}
+
 describe('CSV export', () => {
-  it('streams UTF-8 with a BOM and a header row, at most 50 000 rows', async () => {
+  it('streams UTF-8 with a BOM and a header row, at most 50 000 rows, the newest', async () => {
     const tenant = await freshTenant();
     await sql`INSERT INTO audit_business_logs
         (tenant_id, seq, actor_id, actor_name, action, target_type, target_id, before, after, summary, prev_hash, hash, created_at)
       SELECT ${tenant.id}, 1000 + g, 1, 'loader', 'update', 'role', g::text, NULL, '{"n":1}'::jsonb, 'bulk ' || g, '', '', now()
       FROM generate_series(1, 50010) AS g`.execute(db());
-    const res = await fetch(`${platform.url}/api/v1/logs/audit/export?action=update`, {
-      headers: { authorization: `Bearer ${tenant.token}` },
-    });
+    const { res, bytes, records } = await fetchCsv(exportUrl('?action=update'), tenant.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = new TextDecoder().decode(bytes.slice(3)).trimEnd().split('\n');
-    expect(lines[0]).toBe(
+    expect(records[0]!.join(',')).toBe(
       'id,created_at,actor_id,actor_name,action,target_type,target_id,summary,before,after',
     );
-    expect(lines.length - 1).toBe(50_000);
+    expect(records.length - 1).toBe(50_000);
+    // Newest first across every page: the 50 000 highest ids, each once, in descending order.
+    const ids = records.slice(1).map((r) => Number(r[0]));
+    const { rows } = await sql<{ max: number }>`SELECT max(id)::int AS max FROM audit_business_logs
+      WHERE tenant_id = ${tenant.id}`.execute(db());
+    expect(ids[0]).toBe(rows[0]!.max);
+    expect(ids.every((id, k) => k === 0 || id === ids[k - 1]! - 1)).toBe(true);
+    expect(records.at(-1)).toEqual([
+      String(rows[0]!.max - 49_999),
+      expect.any(String),
+      '1',
+      'loader',
+      'update',
+      'role',
+      '11',
+      'bulk 11',
+      'null',
+      '{"n": 1}',
+    ]);
+  }, 60_000);
+
+  it('quotes commas, quotes and line breaks, and writes the values the list shows', async () => {
+    const tenant = await freshTenant();
+    await insertAuditRows(tenant.id, [
+      {
+        action: 'update',
+        actor_name: 'O"Brien, Pat',
+        target_id: 'a,b',
+        summary: 'line one\nline two, with "quotes"\r\nand a CR',
+        before: { name: 'say "hi"', list: [1, 2], nested: { s: 'x,\ny' } },
+        after: { name: '=1+1' },
+        created_at: '2026-01-02T03:04:05.678901Z',
+      },
+      { action: 'delete', summary: '', before: { gone: true }, after: undefined },
+      { action: 'create', summary: '-2 + 3', target_id: ' padded ', after: 'plain text' },
+    ]);
+    const { res, records } = await fetchCsv(exportUrl(), tenant.token);
+    expect(res.status).toBe(200);
+    const exported = csvObjects(records).filter((r) => r.actor_name !== 'chief');
+    const listed = (await audit(tenant.token, '?page_size=100')).body.data.list.filter(
+      (r: any) => r.actor_name !== 'chief',
+    );
+    expect(exported).toHaveLength(3);
+    expect(exported.map((r) => Number(r.id))).toEqual(listed.map((r: any) => r.id));
+    // Cells a spreadsheet would run as formulas get a leading quote; the rest are as listed.
+    const guarded = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+    for (const [k, row] of exported.entries()) {
+      const item = listed[k];
+      expect({ ...row, before: JSON.parse(row.before!), after: JSON.parse(row.after!) }).toEqual({
+        id: String(item.id),
+        created_at: item.created_at,
+        actor_id: String(item.actor_id),
+        actor_name: guarded(item.actor_name),
+        action: guarded(item.action),
+        target_type: guarded(item.target_type),
+        target_id: guarded(item.target_id),
+        summary: guarded(item.summary),
+        before: item.before,
+        after: item.after,
+      });
+    }
+    const first = exported.find((r) => r.action === 'update')!;
+    expect(first.created_at).toBe('2026-01-02T03:04:05.678Z');
+    expect(first.summary).toBe('line one\nline two, with "quotes"\r\nand a CR');
+    // CSV injection: a cell starting like a formula is kept as text.
+    expect(exported.find((r) => r.action === 'create')!.summary).toBe("'-2 + 3");
+  });
+
+  it("exports only the caller's tenant, with every filter applied", async () => {
+    const [mine, theirs] = [await freshTenant(), await freshTenant()];
+    const seed = (tenantId: number) =>
+      insertAuditRows(tenantId, [
+        {
+          action: 'grant',
+          target_type: 'role',
+          target_id: '7',
+          actor_id: 11,
+          summary: 'alpha',
+          created_at: '2026-03-01T00:00:00Z',
+        },
+        {
+          action: 'grant',
+          target_type: 'user',
+          target_id: '8',
+          actor_id: 12,
+          summary: 'beta',
+          created_at: '2026-03-02T00:00:00Z',
+        },
+        {
+          action: 'revoke',
+          target_type: 'role',
+          target_id: '7',
+          actor_id: 12,
+          summary: 'gamma',
+          created_at: '2026-03-03T00:00:00Z',
+        },
+        {
+          action: 'revoke',
+          target_type: 'user',
+          target_id: '9',
+          actor_id: 11,
+          actor_name: 'keyholder',
+          summary: 'delta',
+          created_at: '2026-03-04T00:00:00Z',
+        },
+      ]);
+    await seed(mine.id);
+    await seed(theirs.id);
+    for (const query of [
+      '',
+      '?action=grant',
+      '?target_type=role',
+      '?target_id=7',
+      '?actor_id=12',
+      '?keyword=amm',
+      '?keyword=keyhold',
+      '?start_time=2026-03-02T00:00:00Z&end_time=2026-03-03T00:00:00Z',
+      '?action=revoke&target_type=user',
+    ]) {
+      const { records } = await fetchCsv(exportUrl(query), mine.token);
+      const listed = (await audit(mine.token, `${query || '?'}&page_size=100`)).body.data.list;
+      const exportedIds = records.slice(1).map((r) => Number(r[0]));
+      expect(exportedIds, query).toEqual(listed.map((r: any) => r.id));
+      expect(csvObjects(records).every((r) => r.actor_name !== undefined)).toBe(true);
+    }
+    const all = await fetchCsv(exportUrl(), mine.token);
+    const { rows } = await sql<{ id: number }>`SELECT id::int AS id FROM audit_business_logs
+      WHERE tenant_id = ${theirs.id}`.execute(db());
+    const exported = new Set(all.records.slice(1).map((r) => Number(r[0])));
+    expect(rows.filter((r) => exported.has(r.id))).toEqual([]);
   });
 });

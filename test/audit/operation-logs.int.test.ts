@@ -3,7 +3,11 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
 import { EXPORT_COLUMNS } from '../../src/services/audit/operation-logs/operation-logs.schema.js';
-import { EXPORT_MAX_ROWS } from '../../src/services/audit/operation-logs/operation-logs.service.js';
+import {
+  EXPORT_MAX_ROWS,
+  OperationLogsService,
+} from '../../src/services/audit/operation-logs/operation-logs.service.js';
+import type { Principal } from '../../src/platform/auth/principal.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import {
   createTenantWithAdmin,
@@ -11,6 +15,7 @@ import {
   dataOf,
   PASSWORD,
 } from '../identity/identity-fixtures.js';
+import { csvObjects, fetchCsv, parseCsv } from './export-csv.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -328,13 +333,54 @@ describe('operation logs: stats', () => {
   });
 });
 
-/** The export as raw bytes (fetch's text() would strip the BOM). */
-async function exportBytes(token: string, query = '') {
-  const res = await fetch(`${platform.url}/api/v1/operation-logs/export${query}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  return { res, bytes, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
+/** The export as raw bytes (fetch's text() would strip the BOM) and its parsed records. */
+const exportBytes = (token: string, query = '') =>
+  fetchCsv(`${platform.url}/api/v1/operation-logs/export${query}`, token);
+
+interface SeedLog {
+  user_id?: number | null;
+  username?: string;
+  module?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  ip?: string;
+  user_agent?: string;
+  latency_ms?: number;
+  request_id?: string;
+  request_body?: string | null;
+  response_body?: string | null;
+  created_at?: string;
+}
+
+/** Inserts operation logs for `tenantId` straight into the table; returns their ids in order. */
+async function insertLogs(tenantId: number, logs: SeedLog[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const l of logs) {
+    const row = await db
+      .insertInto('audit_operation_logs')
+      .values({
+        tenant_id: tenantId,
+        user_id: l.user_id === undefined ? 1 : l.user_id,
+        username: l.username ?? 'seed',
+        module: l.module ?? 'seed',
+        action: `${l.method ?? 'GET'} /seed`,
+        method: l.method ?? 'GET',
+        path: l.path ?? '/api/v1/seed',
+        status: l.status ?? 200,
+        ip: l.ip ?? '10.0.0.1',
+        user_agent: l.user_agent ?? 'agent',
+        latency_ms: l.latency_ms ?? 1,
+        request_id: l.request_id ?? randomUUID(),
+        request_body: l.request_body ?? null,
+        response_body: l.response_body ?? null,
+        created_at: sql<Date>`${l.created_at ?? new Date().toISOString()}::timestamptz`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(Number(row.id));
+  }
+  return ids;
 }
 
 describe('operation logs: CSV export', () => {
@@ -370,6 +416,164 @@ describe('operation logs: CSV export', () => {
     expect(lines[1]).toContain('seed-1,');
     expect(text).not.toContain(`seed-${EXPORT_MAX_ROWS + 1},`);
   }, 60_000);
+
+  it('quotes commas, quotes and line breaks, prefixes formulas, and leaves numbers alone', async () => {
+    const t = await createTenantWithAdmin(platform, admin);
+    const [id] = await insertLogs(t.tenant.id, [
+      {
+        user_id: null,
+        username: '=HYPERLINK("http://evil","x")',
+        module: '+sum',
+        method: 'POST',
+        path: '/api/v1/csvq/a,b"c',
+        status: 201,
+        ip: '@10.0.0.9',
+        user_agent: 'multi\nline\r\nagent',
+        latency_ms: 42,
+        request_id: '\tcsvq-tab',
+        request_body: '{"amount":"-1","note":"a, \\"b\\""}',
+        response_body: null,
+        created_at: '2026-01-02T03:04:05.678901Z',
+      },
+    ]);
+    const { res, records } = await exportBytes(t.token, '?path=csvq');
+    expect(res.status).toBe(200);
+    expect(csvObjects(records)).toEqual([
+      {
+        id: String(id),
+        tenant_id: String(t.tenant.id),
+        user_id: '',
+        username: `'=HYPERLINK("http://evil","x")`,
+        module: "'+sum",
+        action: 'POST /seed',
+        method: 'POST',
+        path: '/api/v1/csvq/a,b"c',
+        status: '201',
+        ip: "'@10.0.0.9",
+        user_agent: 'multi\nline\r\nagent',
+        latency_ms: '42',
+        request_id: "'\tcsvq-tab",
+        request_body: '{"amount":"-1","note":"a, \\"b\\""}',
+        response_body: '',
+        created_at: '2026-01-02T03:04:05.678Z',
+      },
+    ]);
+  });
+
+  it("exports only the caller's tenant, with every filter applied", async () => {
+    const mine = await createTenantWithAdmin(platform, admin);
+    const theirs = await createTenantWithAdmin(platform, admin);
+    const seed = (tenantId: number) =>
+      insertLogs(tenantId, [
+        {
+          user_id: 5,
+          username: 'ann',
+          module: 'users',
+          method: 'GET',
+          status: 200,
+          path: '/api/v1/users/fq',
+          request_id: `fq-1-${tenantId}`,
+          created_at: '2026-03-01T00:00:00Z',
+        },
+        {
+          user_id: 6,
+          username: 'bob',
+          module: 'roles',
+          method: 'POST',
+          status: 400,
+          path: '/api/v1/roles/fq',
+          request_id: `fq-2-${tenantId}`,
+          created_at: '2026-03-02T00:00:00Z',
+        },
+        {
+          user_id: 5,
+          username: 'annie',
+          module: 'roles',
+          method: 'DELETE',
+          status: 200,
+          path: '/api/v1/roles/fq/1',
+          request_id: `fq-3-${tenantId}`,
+          created_at: '2026-03-03T00:00:00Z',
+        },
+        {
+          user_id: 6,
+          username: 'bob',
+          module: 'users',
+          method: 'GET',
+          status: 404,
+          path: '/api/v1/users/fq/2',
+          request_id: `fq-4-${tenantId}`,
+          created_at: '2026-03-04T00:00:00Z',
+        },
+      ]);
+    const ids = await seed(mine.tenant.id);
+    await seed(theirs.tenant.id);
+    const cases: Array<[string, number[]]> = [
+      ['?path=/fq', [ids[3]!, ids[2]!, ids[1]!, ids[0]!]],
+      ['?path=/fq&user_id=5', [ids[2]!, ids[0]!]],
+      ['?path=/fq&username=ANN', [ids[2]!, ids[0]!]],
+      ['?path=/fq&module=roles', [ids[2]!, ids[1]!]],
+      ['?path=/fq&method=get', [ids[3]!, ids[0]!]],
+      ['?path=/fq&status=200', [ids[2]!, ids[0]!]],
+      ['?path=roles/fq', [ids[2]!, ids[1]!]],
+      [`?request_id=fq-2-${mine.tenant.id}`, [ids[1]!]],
+      [`?request_id=fq-2-${theirs.tenant.id}`, []],
+      [
+        '?path=/fq&start_time=2026-03-02T00:00:00Z&end_time=2026-03-04T00:00:00Z',
+        [ids[2]!, ids[1]!],
+      ],
+    ];
+    for (const [query, expected] of cases) {
+      const { records } = await exportBytes(mine.token, query);
+      expect(
+        records.slice(1).map((r) => Number(r[0])),
+        query,
+      ).toEqual(expected);
+    }
+  });
+
+  it('pages by time and id without skipping or repeating rows that share a time', async () => {
+    const t = await createTenantWithAdmin(platform, admin);
+    // Same millisecond, different microseconds, and exact ties: only the full time and the id
+    // order them, across pages of 3.
+    const times = [
+      '2026-05-01T00:00:00.100900Z',
+      '2026-05-01T00:00:00.100100Z',
+      '2026-05-01T00:00:00.100500Z',
+      '2026-05-01T00:00:00.100500Z',
+      '2026-05-01T00:00:00.100500Z',
+      '2026-05-01T00:00:00.100500Z',
+      '2026-05-01T00:00:00.099999Z',
+      '2026-05-01T00:00:00.101000Z',
+      '2026-05-01T00:00:00.100100Z',
+      '2026-05-01T00:00:00.100900Z',
+    ];
+    const ids = await insertLogs(
+      t.tenant.id,
+      times.map((created_at) => ({ created_at, path: '/api/v1/tied' })),
+    );
+    const expected = ids
+      .map((id, k) => ({ id, at: times[k]! }))
+      .sort((a, b) => (a.at === b.at ? b.id - a.id : a.at < b.at ? 1 : -1))
+      .map((r) => r.id);
+    const principal = { tenantId: t.tenant.id } as Principal;
+    for (const [maxRows, rows] of [
+      [50_000, expected],
+      [7, expected.slice(0, 7)],
+      [6, expected.slice(0, 6)],
+    ] as const) {
+      const logs = new OperationLogsService({ db, exportPageRows: 3, exportMaxRows: maxRows });
+      const stream = logs.exportCsv(principal, { path: '/api/v1/tied' });
+      let text = '';
+      for await (const chunk of stream) text += String(chunk);
+      const records = parseCsv(text.replace(/^\uFEFF/, ''));
+      expect(records[0]).toEqual([...EXPORT_COLUMNS]);
+      expect(
+        records.slice(1).map((r) => Number(r[0])),
+        `cap ${maxRows}`,
+      ).toEqual(rows);
+    }
+  });
 });
 
 describe('operation logs: clear', () => {

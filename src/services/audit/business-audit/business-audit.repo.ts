@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { AuditTables } from '../../../platform/audit/business-audit.js';
 import { containsPattern } from '../../../platform/db/like-pattern.js';
+import { sqlCsvLines, sqlNeutralizeFormula, type CsvPage } from '../../../platform/http/csv.js';
 import type { Page } from '../../../platform/http/envelope.js';
 
 export interface BusinessAuditFilter {
@@ -85,27 +86,61 @@ export async function listBusinessAudit(
   };
 }
 
-/** Rows for the CSV export in keyset pages of `size`, newest first: memory stays flat. */
-export async function* exportBusinessAudit(
+/** The CSV export's columns, in order (its header line). */
+export const BUSINESS_AUDIT_CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'actor_id',
+  'actor_name',
+  'action',
+  'target_type',
+  'target_id',
+  'summary',
+  'before',
+  'after',
+] as const;
+
+/**
+ * One page of the CSV export, newest first, after id `afterId` (keyset: every page costs the
+ * same), formatted by the database: times in ISO 8601 UTC with milliseconds (truncated, as
+ * `Date#toISOString` of the driver's value), JSON as PostgreSQL prints it, `null` when absent,
+ * text that a spreadsheet would run as a formula prefixed with `'`.
+ */
+export async function readBusinessAuditCsvPage(
   db: Kysely<AuditTables>,
   tenantId: number,
   f: BusinessAuditFilter,
+  afterId: number | undefined,
   limit: number,
-  size = 1000,
-) {
-  let before: number | undefined;
-  let sent = 0;
-  while (sent < limit) {
-    let query = filtered(db, tenantId, f);
-    if (before !== undefined) query = query.where('id', '<', before);
-    const rows = await query
-      .select(COLUMNS)
-      .orderBy('id', 'desc')
-      .limit(Math.min(size, limit - sent))
-      .execute();
-    if (rows.length === 0) return;
-    for (const row of rows) yield row;
-    sent += rows.length;
-    before = rows.at(-1)!.id;
-  }
+): Promise<CsvPage<number>> {
+  let query = filtered(db, tenantId, f);
+  if (afterId !== undefined) query = query.where('id', '<', afterId);
+  const page = query
+    .select([
+      'id',
+      sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+        'created_at',
+      ),
+      'actor_id',
+      // Text a client chose: a leading `=`, `+`, `-`, `@` would run as a spreadsheet formula.
+      sqlNeutralizeFormula('actor_name').as('actor_name'),
+      sqlNeutralizeFormula('action').as('action'),
+      sqlNeutralizeFormula('target_type').as('target_type'),
+      sqlNeutralizeFormula('target_id').as('target_id'),
+      sqlNeutralizeFormula('summary').as('summary'),
+      sql<string>`coalesce(before::text, 'null')`.as('before'),
+      sql<string>`coalesce(after::text, 'null')`.as('after'),
+    ])
+    .orderBy('id', 'desc')
+    .limit(limit);
+  return db
+    .selectFrom(page.as('page'))
+    .select([
+      sqlCsvLines(BUSINESS_AUDIT_CSV_COLUMNS, sql`id DESC`, ['id', 'created_at', 'actor_id']).as(
+        'lines',
+      ),
+      sql<number>`count(*)::int`.as('rows'),
+      sql<number>`min(id)`.as('last'),
+    ])
+    .executeTakeFirstOrThrow();
 }

@@ -2,7 +2,12 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysel
 import type { OperationLogTables } from '../../../platform/audit/operation-log-writer.js';
 import { containsPattern } from '../../../platform/db/like-pattern.js';
 import type { Page } from '../../../platform/http/envelope.js';
-import type { OperationLogFilter, StatsQuery } from './operation-logs.schema.js';
+import { sqlCsvLines, sqlNeutralizeFormula, type CsvPage } from '../../../platform/http/csv.js';
+import {
+  EXPORT_COLUMNS,
+  type OperationLogFilter,
+  type StatsQuery,
+} from './operation-logs.schema.js';
 
 export type OperationLogDb = Kysely<OperationLogTables>;
 
@@ -35,6 +40,17 @@ const ITEM_COLUMNS = [
 ] as const;
 
 type Eb = ExpressionBuilder<OperationLogTables, 'audit_operation_logs'>;
+type TextColumn =
+  | 'username'
+  | 'module'
+  | 'action'
+  | 'method'
+  | 'path'
+  | 'ip'
+  | 'user_agent'
+  | 'request_id'
+  | 'request_body'
+  | 'response_body';
 
 /** The filter as one SQL condition, tenant first. */
 function matching(tenantId: number, filter: OperationLogFilter) {
@@ -91,33 +107,75 @@ export function findOperationLog(
     .executeTakeFirst();
 }
 
-/** Where the previous export chunk ended (newest first: created_at desc, id desc). */
+// Export columns that never need CSV quotes: numbers and the ISO time.
+const PLAIN_COLUMNS = ['id', 'tenant_id', 'user_id', 'status', 'latency_ms', 'created_at'];
+
+/** Where the previous export page ended (newest first): its last row's time, to the µs, and id. */
 export interface ExportCursor {
-  createdAt: Date;
+  at: string;
   id: number;
 }
 
-/** One chunk of the export, newest first, after `cursor` (keyset: memory stays flat). */
-export function exportOperationLogChunk(
+/**
+ * One page of the CSV export, newest first (created_at desc, id desc), after `after` (keyset:
+ * every page costs the same), formatted by the database: text cells a spreadsheet would run
+ * as a formula get a leading `'`; times in ISO 8601 UTC with milliseconds (truncated, as
+ * `Date#toISOString` of the driver's value).
+ */
+export async function readOperationLogCsvPage(
   db: OperationLogDb,
   tenantId: number,
   filter: OperationLogFilter,
-  cursor: ExportCursor | undefined,
+  after: ExportCursor | undefined,
   limit: number,
-): Promise<OperationLogDetailRow[]> {
-  let query = db
-    .selectFrom('audit_operation_logs')
-    .select([...ITEM_COLUMNS, 'request_body', 'response_body'])
-    .where(matching(tenantId, filter));
-  if (cursor) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', cursor.createdAt),
-        eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)]),
-      ]),
-    );
+): Promise<CsvPage<ExportCursor>> {
+  let query = db.selectFrom('audit_operation_logs').where(matching(tenantId, filter));
+  if (after) {
+    query = query.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id})`);
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  const text = (column: TextColumn) => sqlNeutralizeFormula(column).as(column);
+  const page = query
+    .select([
+      'id',
+      'tenant_id',
+      'user_id',
+      text('username'),
+      text('module'),
+      text('action'),
+      text('method'),
+      text('path'),
+      'status',
+      text('ip'),
+      text('user_agent'),
+      'latency_ms',
+      text('request_id'),
+      text('request_body'),
+      text('response_body'),
+      sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+        'created_at',
+      ),
+      'created_at as sort_at',
+    ])
+    .orderBy('sort_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit);
+  const result = await db
+    .selectFrom(page.as('page'))
+    .select([
+      sqlCsvLines(EXPORT_COLUMNS, sql`sort_at DESC, id DESC`, PLAIN_COLUMNS).as('lines'),
+      sql<number>`count(*)::int`.as('rows'),
+      // The last row in export order: the oldest time, and of that time the lowest id.
+      sql<string>`to_char(min(sort_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+        'last_at',
+      ),
+      sql<number>`(array_agg(id ORDER BY sort_at, id))[1]`.as('last_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    lines: result.lines,
+    rows: result.rows,
+    last: { at: result.last_at, id: result.last_id },
+  };
 }
 
 function statsWhere(tenantId: number, range: StatsQuery) {
