@@ -5,9 +5,11 @@
  * front with in-process forward-auth), the same in all but one thing:
  *   - "on": every service app records into the kernel's operation-log recorder (as shipped);
  *   - "off": the service apps are given no recorder (createHttpApp without `operationLog`).
- * Background jobs are not started in either. Prints one JSON line with the URLs; reads commands
- * from stdin (`gc`: run a full GC, answers `BENCH_GC_DONE`).
+ * Background jobs are not started in either. Prints one JSON line with the URLs and the gateway's
+ * signing key (a random one per run, so the runner can also call a service directly, as the
+ * gateway would); reads commands from stdin (`gc`: run a full GC, answers `BENCH_GC_DONE`).
  */
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { SERVICE_NAMES, loadSettings, type ServiceName } from '../src/config/settings.js';
 import type { HttpApp } from '../src/platform/http/server.js';
@@ -36,6 +38,7 @@ const settings = loadSettings({
   LOGIN_CAPTCHA: 'off',
   DATA_DIR: 'memory://',
   JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+  GATEWAY_SIGNING_SECRET: randomBytes(32).toString('hex'),
   GATEWAY_RATE_AVERAGE: '10000000',
   GATEWAY_RATE_BURST: '10000000',
   DATABASE_URL: scratch.url,
@@ -88,6 +91,7 @@ process.stdout.write(
     off,
     scratchUrl: scratch.url,
     cache: kernel.cache.kind,
+    signingSecret: settings.gateway.signingSecret,
   })}\n`,
 );
 
