@@ -4,9 +4,8 @@ import type { Registry } from 'prom-client';
 import { SERVICE_NAMES, type ServiceName, type Settings } from './config/settings.js';
 import type { HttpApp } from './platform/http/server.js';
 import { OperationLogRecorder } from './platform/audit/operation-log.js';
-import { databaseWriter, type OperationLogTables } from './platform/audit/operation-log-writer.js';
+import { openOperationLogSink } from './platform/audit/operation-log-writer.js';
 import { openCache } from './platform/cache/cache.js';
-import { openDatabase } from './platform/db/database.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
 import { createMetrics, type ServiceMetrics } from './platform/metrics/metrics.js';
 import { buildAuthApp } from './services/auth/auth.app.js';
@@ -224,16 +223,13 @@ async function openGatewayRecorder(settings: Settings, logger: Logger) {
     logger.warn('gateway without DATABASE_URL: requests it refuses itself are not recorded');
     return undefined;
   }
-  const database = await openDatabase({ ...settings.database, logger });
-  const recorder = new OperationLogRecorder({
-    write: databaseWriter(database.db.withTables<OperationLogTables>()),
-    logger,
-  });
+  const sink = openOperationLogSink({ url: settings.database.url, logger });
+  const recorder = new OperationLogRecorder({ write: sink.write, logger });
   return {
     recorder,
     async close() {
       await recorder.close();
-      await database.close();
+      await sink.close();
     },
   };
 }

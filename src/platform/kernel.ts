@@ -3,7 +3,7 @@ import type { Settings } from '../config/settings.js';
 import { openCache, type Cache } from './cache/cache.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrate } from './db/migrator.js';
-import { databaseWriter, type OperationLogTables } from './audit/operation-log-writer.js';
+import { openOperationLogSink, type OperationLogTables } from './audit/operation-log-writer.js';
 import { OperationLogRecorder } from './audit/operation-log.js';
 import { openStream, type EventStream } from './stream/stream.js';
 
@@ -31,10 +31,12 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
   const stream = openStream(settings.nats, database, logger);
   // Every service app records into this one buffer (createHttpApp's `operationLog`); the
   // gateway records only what it answers itself, so a request is logged once.
-  const operationLog = new OperationLogRecorder({
-    write: databaseWriter(database.db.withTables<OperationLogTables>()),
+  const operationLogSink = openOperationLogSink({
+    url: settings.database.url,
+    db: database.db.withTables<OperationLogTables>(),
     logger,
   });
+  const operationLog = new OperationLogRecorder({ write: operationLogSink.write, logger });
   return {
     settings,
     logger,
@@ -45,6 +47,7 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
     async close() {
       // Remaining entries are written before the database closes.
       await operationLog.close();
+      await operationLogSink.close();
       await stream.close();
       await cache.close();
       await database.close();

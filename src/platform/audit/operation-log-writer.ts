@@ -1,4 +1,6 @@
-import { sql, type Generated, type Kysely } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Generated } from 'kysely';
+import pg from 'pg';
+import type { Logger } from 'pino';
 import type { OperationLogEntry, OperationLogWriter } from './operation-log.js';
 
 export type OperationLogTables = {
@@ -32,41 +34,67 @@ const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
 
 /** The batch as one JSON array text, NUL characters replaced by U+FFFD. */
 export function batchJson(entries: OperationLogEntry[]): string {
-  return JSON.stringify(entries).replace(NUL_ESCAPE, '$1\\ufffd');
+  const json = JSON.stringify(entries);
+  return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1\\ufffd') : json;
 }
+
+/** A batch still running after this is cancelled by the server (PostgreSQL). */
+export const WRITE_STATEMENT_TIMEOUT_MS = 2000;
 
 /**
  * One INSERT for a batch, its rows passed as a single JSON parameter (`json_to_recordset`): the
  * statement text and its one parameter cost the same whatever the batch size, where a
  * multi-row VALUES list costs 15 parameters a row to build, send and parse (measured 2-3x the
  * CPU). A request without a token is attributed to the tenant whose code it named, else to
- * `default`. The statement is bounded by a 2 s statement_timeout so a stuck database releases
- * the connection even after the recorder stopped waiting.
+ * `default`.
  */
 export async function insertOperationLogs(
   db: Kysely<OperationLogTables>,
   entries: OperationLogEntry[],
-  statementTimeoutMs = 2000,
 ): Promise<void> {
   if (entries.length === 0) return;
-  const timeout = Math.max(1, Math.floor(statementTimeoutMs));
-  await db.transaction().execute(async (trx) => {
-    await sql`SELECT set_config('statement_timeout', ${String(timeout)}, true)`.execute(trx);
-    await sql`
-      INSERT INTO audit_operation_logs (tenant_id, user_id, username, module, action, method, path,
-        status, ip, user_agent, latency_ms, request_id, request_body, response_body, created_at)
-      SELECT coalesce(e."tenantId", t.id, ${DEFAULT_TENANT_ID}), e."userId", e.username, e.module,
-        e.action, e.method, e.path, e.status, e.ip, e."userAgent", e."latencyMs", e."requestId",
-        e."requestBody", e."responseBody", e."createdAt"
-      FROM json_to_recordset(${batchJson(entries)}::json) AS e("tenantId" bigint,
-        "tenantCode" text, "userId" bigint, username text, module text, action text,
-        method text, path text, status integer, ip text, "userAgent" text, "latencyMs" integer,
-        "requestId" text, "requestBody" text, "responseBody" text, "createdAt" timestamptz)
-      LEFT JOIN iam_tenants t ON e."tenantId" IS NULL AND t.code = e."tenantCode"`.execute(trx);
-  });
+  await sql`
+    INSERT INTO audit_operation_logs (tenant_id, user_id, username, module, action, method, path,
+      status, ip, user_agent, latency_ms, request_id, request_body, response_body, created_at)
+    SELECT coalesce(e."tenantId", t.id, ${DEFAULT_TENANT_ID}), e."userId", e.username, e.module,
+      e.action, e.method, e.path, e.status, e.ip, e."userAgent", e."latencyMs", e."requestId",
+      e."requestBody", e."responseBody", e."createdAt"
+    FROM json_to_recordset(${batchJson(entries)}::json) AS e("tenantId" bigint,
+      "tenantCode" text, "userId" bigint, username text, module text, action text,
+      method text, path text, status integer, ip text, "userAgent" text, "latencyMs" integer,
+      "requestId" text, "requestBody" text, "responseBody" text, "createdAt" timestamptz)
+    LEFT JOIN iam_tenants t ON e."tenantId" IS NULL AND t.code = e."tenantCode"`.execute(db);
 }
 
-/** The recorder's writer over the process's database. */
-export function databaseWriter(db: Kysely<OperationLogTables>): OperationLogWriter {
-  return (entries) => insertOperationLogs(db, entries);
+export interface OperationLogSink {
+  write: OperationLogWriter;
+  close(): Promise<void>;
+}
+
+/**
+ * Where the recorder writes. On PostgreSQL (`url`): a connection of its own, so a batch never
+ * takes one a request is waiting for, configured once for every batch: a 2 s statement_timeout
+ * (a stuck database releases it even after the recorder stopped waiting) and asynchronous
+ * commit (the recorder already holds up to a second of entries in memory; not waiting for the
+ * WAL flush adds nothing a crash could lose beyond that window). Each batch is then a single
+ * statement. Without `url` (embedded PGlite: one in-process connection) it writes through `db`.
+ */
+export function openOperationLogSink(options: {
+  url: string | undefined;
+  db?: Kysely<OperationLogTables> | undefined;
+  logger: Logger;
+}): OperationLogSink {
+  if (!options.url) {
+    const db = options.db;
+    if (!db) throw new Error('the operation-log sink needs DATABASE_URL or a database');
+    return { write: (entries) => insertOperationLogs(db, entries), close: async () => {} };
+  }
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: 1,
+    options: `-c statement_timeout=${WRITE_STATEMENT_TIMEOUT_MS} -c synchronous_commit=off`,
+  });
+  pool.on('error', (err) => options.logger.warn({ err }, 'operation-log connection failed'));
+  const db = new Kysely<OperationLogTables>({ dialect: new PostgresDialect({ pool }) });
+  return { write: (entries) => insertOperationLogs(db, entries), close: () => db.destroy() };
 }

@@ -74,6 +74,27 @@ describe('OperationLogRecorder', () => {
     await r.close();
   });
 
+  it('between timer ticks writes only full batches, never the few that came in meanwhile', async () => {
+    const batches: number[] = [];
+    let release: () => void = () => undefined;
+    const r = start(async (entries) => {
+      batches.push(entries.length);
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    for (let i = 0; i < 100; i++) r.record(entry(i)); // a full batch: written at once
+    expect(batches).toEqual([100]);
+    for (let i = 100; i < 130; i++) r.record(entry(i)); // arrive while it is written
+    release();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(batches).toEqual([100]);
+    expect(r.pending).toBe(30);
+    await vi.advanceTimersByTimeAsync(1000); // the timer writes the rest
+    release();
+    expect(batches).toEqual([100, 30]);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(r.pending).toBe(0);
+  });
+
   it('flushes on the timer even when fewer than a batch are waiting', async () => {
     const write = vi.fn(async () => undefined);
     const r = start(write);

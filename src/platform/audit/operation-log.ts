@@ -85,12 +85,22 @@ export class OperationLogRecorder {
     if (this.closed) return this.drop('closed', [{ entry, onDrop }]);
     if (this.queue.length >= this.bufferSize) return this.drop('buffer_full', [{ entry, onDrop }]);
     this.queue.push({ entry, onDrop });
-    if (this.queue.length >= this.batchSize && !this.flushing) void this.flush();
+    if (this.queue.length >= this.batchSize && !this.flushing) void this.flushFullBatches();
   }
 
   /** Writes everything queued so far, batch by batch; never rejects. */
   flush(): Promise<void> {
-    this.flushing ??= this.drain().finally(() => {
+    return this.run(() => this.drain(0));
+  }
+
+  // Under load only full batches are written between timer ticks: a short write must not turn
+  // into many small transactions of the few entries that arrived while it ran.
+  private flushFullBatches(): Promise<void> {
+    return this.run(() => this.drain(this.batchSize));
+  }
+
+  private run(drain: () => Promise<void>): Promise<void> {
+    this.flushing ??= drain().finally(() => {
       this.flushing = undefined;
     });
     return this.flushing;
@@ -102,11 +112,12 @@ export class OperationLogRecorder {
     await this.flush();
     this.closed = true;
     // Entries recorded while the last flush ran.
-    if (this.queue.length > 0) await this.drain();
+    if (this.queue.length > 0) await this.drain(0);
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
+  /** Writes batches while at least `atLeast` entries (and at least one) are queued. */
+  private async drain(atLeast: number): Promise<void> {
+    while (this.queue.length > 0 && this.queue.length >= atLeast) {
       const batch = this.queue.splice(0, this.batchSize);
       await this.writeBatch(batch);
     }
