@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql, type Generated } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { jsonRecords } from '../db/json-records.js';
 import type { OperationLogEntry, OperationLogWriter } from './operation-log.js';
 
 export type OperationLogTables = {
@@ -27,25 +28,11 @@ export type OperationLogTables = {
 /** The tenant every request without a resolvable tenant is attributed to (`default`). */
 export const DEFAULT_TENANT_ID = 1;
 
-// PostgreSQL text cannot hold NUL: one `\u0000` escape would fail the whole batch. Only real
-// escapes are replaced (preceded by an even number of backslashes), never an escaped backslash
-// followed by the letters `u0000`.
-const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
-
-/** The batch as one JSON array text, NUL characters replaced by U+FFFD. */
-export function batchJson(entries: OperationLogEntry[]): string {
-  const json = JSON.stringify(entries);
-  return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1\\ufffd') : json;
-}
-
 /** A batch still running after this is cancelled by the server (PostgreSQL). */
 export const WRITE_STATEMENT_TIMEOUT_MS = 2000;
 
 /**
- * One INSERT for a batch, its rows passed as a single JSON parameter (`json_to_recordset`): the
- * statement text and its one parameter cost the same whatever the batch size, where a
- * multi-row VALUES list costs 15 parameters a row to build, send and parse (measured 2-3x the
- * CPU). A request without a token is attributed to the tenant whose code it named, else to
+ * One INSERT for a batch, its rows passed as a single JSON parameter (`jsonRecords`). A request without a token is attributed to the tenant whose code it named, else to
  * `default`.
  */
 export async function insertOperationLogs(
@@ -59,7 +46,7 @@ export async function insertOperationLogs(
     SELECT coalesce(e."tenantId", t.id, ${DEFAULT_TENANT_ID}), e."userId", e.username, e.module,
       e.action, e.method, e.path, e.status, e.ip, e."userAgent", e."latencyMs", e."requestId",
       e."requestBody", e."responseBody", e."createdAt"
-    FROM json_to_recordset(${batchJson(entries)}::json) AS e("tenantId" bigint,
+    FROM json_to_recordset(${jsonRecords(entries)}::json) AS e("tenantId" bigint,
       "tenantCode" text, "userId" bigint, username text, module text, action text,
       method text, path text, status integer, ip text, "userAgent" text, "latencyMs" integer,
       "requestId" text, "requestBody" text, "responseBody" text, "createdAt" timestamptz)

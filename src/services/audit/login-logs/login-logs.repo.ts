@@ -1,4 +1,5 @@
 import { sql, type ColumnType, type Generated, type Insertable, type Kysely } from 'kysely';
+import { jsonRecords } from '../../../platform/db/json-records.js';
 import type { Page } from '../../../platform/http/envelope.js';
 import type { LoginLogFilter } from './login-logs.schema.js';
 
@@ -151,20 +152,32 @@ export async function insertLoginLogs(db: LoginLogDb, logs: NewLoginLog[]): Prom
       if (log.success) seen.add(key);
       return isNew;
     });
-    const column = <T>(pick: (log: NewLoginLog) => T) => events.map(pick);
-    // One statement whatever the batch size: 16 array parameters instead of 16 per row.
+    const records = events.map((l, k) => ({
+      event_id: l.event_id,
+      tenant_id: l.tenant_id,
+      user_id: l.user_id,
+      username: l.username,
+      login_type: l.login_type,
+      success: l.success,
+      reason: l.reason ?? null,
+      ip: l.ip ?? null,
+      location: l.location ?? null,
+      device: l.device ?? null,
+      os: l.os ?? null,
+      browser: l.browser ?? null,
+      device_id: l.device_id,
+      new_device: newDevice[k],
+      session_id: l.session_id ?? null,
+      created_at: timestampOf(l.created_at),
+    }));
+    // One statement and one parameter whatever the batch size (see jsonRecords).
     const inserted = await sql`
       INSERT INTO audit_login_logs (event_id, tenant_id, user_id, username, login_type, success,
         reason, ip, location, device, os, browser, device_id, new_device, session_id, created_at)
-      SELECT * FROM unnest(${column((l) => l.event_id)}::text[],
-        ${column((l) => l.tenant_id)}::bigint[], ${column((l) => l.user_id)}::bigint[],
-        ${column((l) => l.username)}::text[], ${column((l) => l.login_type)}::text[],
-        ${column((l) => l.success)}::boolean[], ${column((l) => l.reason ?? null)}::text[],
-        ${column((l) => l.ip ?? null)}::text[], ${column((l) => l.location ?? null)}::text[],
-        ${column((l) => l.device ?? null)}::text[], ${column((l) => l.os ?? null)}::text[],
-        ${column((l) => l.browser ?? null)}::text[], ${column((l) => l.device_id)}::text[],
-        ${newDevice}::boolean[], ${column((l) => l.session_id ?? null)}::bigint[],
-        ${column((l) => timestampOf(l.created_at))}::timestamptz[])
+      SELECT * FROM json_to_recordset(${jsonRecords(records)}::json) AS r(event_id text,
+        tenant_id bigint, user_id bigint, username text, login_type text, success boolean,
+        reason text, ip text, location text, device text, os text, browser text, device_id text,
+        new_device boolean, session_id bigint, created_at timestamptz)
       ON CONFLICT (event_id) DO NOTHING`.execute(trx);
     return Number(inserted.numAffectedRows ?? 0);
   });

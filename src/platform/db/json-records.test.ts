@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OperationLogEntry } from './operation-log.js';
-import { batchJson } from './operation-log-writer.js';
+import type { OperationLogEntry } from '../audit/operation-log.js';
+import { jsonRecords } from './json-records.js';
 
 const entry = (requestBody: string | null): OperationLogEntry => ({
   tenantId: 1,
@@ -24,22 +24,22 @@ const entry = (requestBody: string | null): OperationLogEntry => ({
 const bodyOf = (json: string) =>
   (JSON.parse(json) as Array<{ requestBody: string }>)[0]!.requestBody;
 
-describe('batchJson', () => {
+describe('jsonRecords', () => {
   it('replaces NUL characters, which PostgreSQL text cannot hold, by U+FFFD', () => {
-    const json = batchJson([entry('a\u0000b\u0000')]);
+    const json = jsonRecords([entry('a\u0000b\u0000')]);
     expect(json).not.toContain('\\u0000');
     expect(bodyOf(json)).toBe('a\uFFFDb\uFFFD');
   });
 
   it('keeps a literal backslash followed by u0000 as it was', () => {
     for (const text of ['\\u0000', 'x\\\\u0000', '\\\u0000']) {
-      const kept = bodyOf(batchJson([entry(text)]));
+      const kept = bodyOf(jsonRecords([entry(text)]));
       expect(kept).toBe(text.replaceAll('\u0000', '\uFFFD'));
     }
   });
 
   it('carries dates as ISO text and nulls as null', () => {
-    const [row] = JSON.parse(batchJson([entry(null)])) as Array<Record<string, unknown>>;
+    const [row] = JSON.parse(jsonRecords([entry(null)])) as Array<Record<string, unknown>>;
     expect(row).toMatchObject({ createdAt: '2026-01-01T00:00:00.000Z', requestBody: null });
   });
 });
