@@ -78,6 +78,13 @@ describe('the batched login-log writer', () => {
     expect(logs[0]![0]).toMatchObject({ location: 'intranet', browser: 'Firefox 121' });
   });
 
+  it('stores an event holding NUL characters, which PostgreSQL text cannot hold', async () => {
+    const withNul = { ...event(randomInt(1e6, 1e9), 'nul\u0000device'), user_agent: 'a\u0000b' };
+    expect(await loginLogBatchWriter(db, geo)([withNul, event(randomInt(1e6, 1e9), null)])).toBe(2);
+    const [rows] = await logsOf([withNul.event_id]);
+    expect(rows![0]!.device_id).toBe('nul\uFFFDdevice');
+  });
+
   it('stores each event id once: duplicates in a batch and events stored before', async () => {
     const user = randomInt(1e6, 1e9);
     const first = event(user, 'd1');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationLogEntry } from '../audit/operation-log.js';
-import { jsonRecords } from './json-records.js';
+import { jsonRecords, withoutNul } from './json-records.js';
 
 const entry = (requestBody: string | null): OperationLogEntry => ({
   tenantId: 1,
@@ -41,5 +41,13 @@ describe('jsonRecords', () => {
   it('carries dates as ISO text and nulls as null', () => {
     const [row] = JSON.parse(jsonRecords([entry(null)])) as Array<Record<string, unknown>>;
     expect(row).toMatchObject({ createdAt: '2026-01-01T00:00:00.000Z', requestBody: null });
+  });
+});
+
+describe('withoutNul', () => {
+  it('replaces NUL in string values and returns the same object when there is none', () => {
+    const clean = { a: 'x', n: 1 };
+    expect(withoutNul(clean)).toBe(clean);
+    expect(withoutNul({ a: 'x\u0000y', n: 1, z: null })).toEqual({ a: 'x\uFFFDy', n: 1, z: null });
   });
 });

@@ -14,3 +14,12 @@ export function jsonRecords(rows: readonly object[]): string {
   const json = JSON.stringify(rows);
   return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1\\ufffd') : json;
 }
+
+/** `row` with NUL characters in its string values (shallow) replaced by U+FFFD. */
+export function withoutNul<T extends object>(row: T): T {
+  const entries = Object.entries(row);
+  if (!entries.some(([, v]) => typeof v === 'string' && v.includes('\u0000'))) return row;
+  return Object.fromEntries(
+    entries.map(([k, v]) => [k, typeof v === 'string' ? v.replaceAll('\u0000', '\uFFFD') : v]),
+  ) as T;
+}

@@ -1,5 +1,5 @@
 import { sql, type ColumnType, type Generated, type Insertable, type Kysely } from 'kysely';
-import { jsonRecords } from '../../../platform/db/json-records.js';
+import { jsonRecords, withoutNul } from '../../../platform/db/json-records.js';
 import type { Page } from '../../../platform/http/envelope.js';
 import type { LoginLogFilter } from './login-logs.schema.js';
 
@@ -105,7 +105,10 @@ const pairKey = (userId: number, deviceId: string) => `${userId}\u0000${deviceId
  */
 export async function insertLoginLogs(db: LoginLogDb, logs: NewLoginLog[]): Promise<number> {
   const ids = new Set<string>();
-  const events = logs.filter((log) => !ids.has(log.event_id) && ids.add(log.event_id));
+  // PostgreSQL text cannot hold NUL: replaced up front, so device keys match what is stored.
+  const events = logs
+    .map(withoutNul)
+    .filter((log) => !ids.has(log.event_id) && ids.add(log.event_id));
   if (events.length === 0) return 0;
   const tracked = events.filter(
     (log): log is NewLoginLog & { user_id: number; tenant_id: number; device_id: string } =>
