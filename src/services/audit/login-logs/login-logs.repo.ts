@@ -155,23 +155,11 @@ export async function insertLoginLogs(db: LoginLogDb, logs: NewLoginLog[]): Prom
       if (log.success) seen.add(key);
       return isNew;
     });
-    const records = events.map((l, k) => ({
-      event_id: l.event_id,
-      tenant_id: l.tenant_id,
-      user_id: l.user_id,
-      username: l.username,
-      login_type: l.login_type,
-      success: l.success,
-      reason: l.reason ?? null,
-      ip: l.ip ?? null,
-      location: l.location ?? null,
-      device: l.device ?? null,
-      os: l.os ?? null,
-      browser: l.browser ?? null,
-      device_id: l.device_id,
+    // Absent optional values are left out of the JSON, which json_to_recordset reads as NULL.
+    const records = events.map((log, k) => ({
+      ...log,
       new_device: newDevice[k],
-      session_id: l.session_id ?? null,
-      created_at: timestampOf(l.created_at),
+      created_at: timestampOf(log.created_at),
     }));
     // One statement and one parameter whatever the batch size (see jsonRecords).
     const inserted = await sql`
