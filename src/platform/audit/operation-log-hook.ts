@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceMetrics } from '../metrics/metrics.js';
 import { maskBody } from './masking.js';
 import type { DropCounter, OperationLogEntry, OperationLogRecorder } from './operation-log.js';
 
@@ -88,8 +89,8 @@ export function entryOf(
 }
 
 export interface RecordingOptions {
-  /** Counts this app's dropped entries. */
-  onDrop?: DropCounter | undefined;
+  /** The app's metrics: dropped entries are counted in `audit_operation_logs_dropped_total`. */
+  metrics?: ServiceMetrics | undefined;
   /** Which answered requests to record; default all of `/api/v1`. */
   when?: ((request: FastifyRequest) => boolean) | undefined;
 }
@@ -101,8 +102,14 @@ export interface RecordingOptions {
 export function recordOperationLogs(
   app: FastifyInstance,
   recorder: OperationLogRecorder,
-  { onDrop, when }: RecordingOptions = {},
+  { metrics, when }: RecordingOptions = {},
 ): void {
+  const dropped = metrics?.counter(
+    'audit_operation_logs_dropped_total',
+    'Operation-log entries dropped: buffer full, write failed or timed out, recorder closed',
+    ['reason'],
+  );
+  const onDrop: DropCounter | undefined = dropped && ((reason, n) => dropped.inc({ reason }, n));
   // Callback hooks, not async ones: no promise per request on the hot path.
   const payloads = new WeakMap<FastifyRequest, unknown>();
   app.addHook('onSend', (request, _reply, payload, done) => {

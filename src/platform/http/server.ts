@@ -95,16 +95,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const metrics = options.metrics;
   // Operation logs: recorded after the response, never delaying or failing it.
   const operationLog = options.operationLog;
-  if (operationLog) {
-    const dropped = metrics?.counter(
-      'audit_operation_logs_dropped_total',
-      'Operation-log entries dropped: buffer full, write failed or timed out, recorder closed',
-      ['reason'],
-    );
-    recordOperationLogs(app, operationLog, {
-      onDrop: dropped && ((reason, n) => dropped.inc({ reason }, n)),
-    });
-  }
+  if (operationLog) recordOperationLogs(app, operationLog, { metrics });
   if (metrics) {
     app.addHook('onResponse', async (request, reply) => {
       metrics.httpDuration.observe(

@@ -82,13 +82,9 @@ export async function buildGatewayApp(
   });
   const metrics = options.metrics;
   if (options.operationLog) {
-    const dropped = metrics?.counter(
-      'audit_operation_logs_dropped_total',
-      'Operation-log entries dropped: buffer full, write failed or timed out, recorder closed',
-      ['reason'],
-    );
+    // Only what the gateway answers itself: a service's answer is recorded by that service.
     recordOperationLogs(app, options.operationLog, {
-      onDrop: dropped && ((reason, n) => dropped.inc({ reason }, n)),
+      metrics,
       when: (request) => !request.answeredUpstream,
     });
   }
