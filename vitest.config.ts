@@ -8,6 +8,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          // A few unit files open an in-memory PGlite (initdb, 2-3 s idle, far more on a busy machine).
+          hookTimeout: 30_000,
         },
       },
       {
@@ -20,6 +22,19 @@ export default defineConfig({
           // Two cores: each file starts its own platform, so two at a time is the ceiling.
           maxWorkers: 2,
           fileParallelism: true,
+        },
+      },
+      {
+        // The production layout as separate processes from dist/ on real PostgreSQL, Redis and
+        // NATS: `npx vitest run --project topology` with DATABASE_URL, REDIS_URL and NATS_URL.
+        test: {
+          name: 'topology',
+          include: ['test/topology/*.topology.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/topology/build.setup.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
         },
       },
     ],

@@ -21,7 +21,8 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { signedAuthHeaders } from '../src/platform/auth/principal.js';
+import { signedPathOf } from '../src/platform/auth/guard.js';
+import { signedGatewayHeaders } from '../src/platform/auth/principal.js';
 import { runDrainBench } from './audit-drain.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -366,7 +367,7 @@ async function runExportBench(servers: Servers): Promise<string> {
   };
   const tenantId = me.data.tenant_id;
   // Straight to the audit service: the headers the gateway would add for the admin.
-  const direct = () => {
+  const direct = (url: string) => {
     const requestId = randomUUID();
     const principal = {
       userId: me.data.id,
@@ -380,7 +381,11 @@ async function runExportBench(servers: Servers): Promise<string> {
     };
     return {
       'x-request-id': requestId,
-      ...signedAuthHeaders(principal, requestId, servers.signingSecret),
+      ...signedGatewayHeaders(
+        { principal, clientIp: '127.0.0.1' },
+        { requestId, method: 'GET', path: signedPathOf(url) },
+        servers.signingSecret,
+      ),
     };
   };
   const largest = EXPORT_SIZES.at(-1)!;
@@ -391,7 +396,9 @@ async function runExportBench(servers: Servers): Promise<string> {
     via: 'gateway' | 'service',
   ): Promise<ExportFigures> {
     const [base, headers] =
-      via === 'gateway' ? [servers.on.gateway, bearer] : [servers.on.services.audit, direct()];
+      via === 'gateway'
+        ? [servers.on.gateway, bearer]
+        : [servers.on.services.audit, direct(target.path)];
     await servers.gc();
     const baseline = servers.rssKb();
     let peak = baseline;

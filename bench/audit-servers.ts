@@ -16,10 +16,11 @@ import type { HttpApp } from '../src/platform/http/server.js';
 import { openKernel, type Kernel } from '../src/platform/kernel.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { createMetrics } from '../src/platform/metrics/metrics.js';
-import type { AuthService } from '../src/services/auth/auth.service.js';
+import { createBearerVerifier } from '../src/services/auth/index.js';
 import { LocalForwardAuth } from '../src/services/gateway/forward-auth.js';
 import { buildGatewayApp } from '../src/services/gateway/gateway.app.js';
 import type { IdentityTables } from '../src/services/identity/identity.tables.js';
+import { identityDirectory } from '../src/services/identity/index.js';
 import { seedIdentity } from '../src/services/identity/seed.js';
 import { buildService } from '../src/start.js';
 import { createScratchDatabase } from '../test/helpers/scratch-database.js';
@@ -61,10 +62,8 @@ async function listen(app: HttpApp): Promise<string> {
 /** One platform copy over `k`: what startPlatform does, minus the jobs and metrics listener. */
 async function buildPlatform(k: Kernel) {
   const serviceUrls = {} as Record<ServiceName, string>;
-  let auth: AuthService | undefined;
   for (const name of SERVICE_NAMES) {
     const service = await buildService(name, k);
-    auth ??= service.auth;
     closers.push(() => service.app.close());
     serviceUrls[name] = await listen(service.app);
   }
@@ -74,7 +73,7 @@ async function buildPlatform(k: Kernel) {
     cache: k.cache,
     upstreams: serviceUrls,
     metrics: createMetrics('gateway'),
-    forwardAuth: auth && new LocalForwardAuth(auth.verify.bind(auth)),
+    forwardAuth: new LocalForwardAuth(createBearerVerifier(k, { users: identityDirectory(k) })),
   });
   closers.unshift(() => gateway.close());
   return { gateway: await listen(gateway.app), services: serviceUrls };

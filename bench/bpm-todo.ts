@@ -6,7 +6,7 @@
  */
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { listTodo } from '../src/services/bpm/instances/queries.repo.js';
+import { listTodo } from '../src/services/bpm/tasks/tasks.repo.js';
 import type { BpmTables } from '../src/services/bpm/bpm.tables.js';
 import { Api, percentile } from './bpm-client.js';
 

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { signedAuthHeaders } from '../src/platform/auth/principal.js';
+import { signedGatewayHeaders } from '../src/platform/auth/principal.js';
 
 const CONNECTIONS = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -120,21 +120,25 @@ try {
   const sessionId = JSON.parse(
     Buffer.from(data.access_token.split('.')[1]!, 'base64url').toString(),
   ).sid as number;
-  // Signed headers are valid for 60 s and bound to one request id: mint them just before the run.
+  // Signed headers are valid for 60 s and bound to one request id, method and path: mint them
+  // just before the run.
   const direct = () => ({
     'x-request-id': 'bench-direct',
-    ...signedAuthHeaders(
+    ...signedGatewayHeaders(
       {
-        userId: me.data.id,
-        tenantId: me.data.tenant_id,
-        username: me.data.username,
-        roles: me.data.roles,
-        deptId: me.data.dept_id,
-        platformAdmin: true,
-        permissions: me.data.permissions,
-        sessionId,
+        clientIp: '127.0.0.1',
+        principal: {
+          userId: me.data.id,
+          tenantId: me.data.tenant_id,
+          username: me.data.username,
+          roles: me.data.roles,
+          deptId: me.data.dept_id,
+          platformAdmin: true,
+          permissions: me.data.permissions,
+          sessionId,
+        },
       },
-      'bench-direct',
+      { requestId: 'bench-direct', method: 'GET', path: '/api/v1/me' },
       servers.signingSecret!,
     ),
   });

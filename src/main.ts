@@ -2,17 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadSettings, SERVICE_NAMES, type ServiceName } from './config/settings.js';
-import { openDatabase } from './platform/db/database.js';
-import { migrate } from './platform/db/migrator.js';
 import { createLogger } from './platform/logging/logger.js';
-import { startPlatform, startService } from './start.js';
+import { migrateAndSeed, startPlatform, startService } from './start.js';
+import { rotateKeys } from './services/auth/oauth2/keys.command.js';
 
 const HELP = `approva: the Approva administration platform
 
 Usage:
   approva serve                     all-in-one: gateway on PORT (default 8080), every service on 127.0.0.1
   approva serve --service <name>    one service per process: gateway, ${SERVICE_NAMES.join(', ')}
-  approva migrate                   apply pending database migrations and exit
+  approva migrate                   apply pending database migrations, seed a fresh database, exit
+  approva keys rotate               add a new OAuth2/OIDC signing key (old ones stay published until their tokens expire)
   approva version                   print the version
   approva help                      this text
 
@@ -43,15 +43,25 @@ async function main(argv: string[]): Promise<number> {
   }
   const settings = loadSettings();
   const logger = createLogger(settings.logLevel);
+  for (const setting of settings.defaultsInUse) {
+    logger.warn(
+      { setting },
+      `development default in use: ${setting}; set it before exposing the platform`,
+    );
+  }
 
   if (command === 'migrate') {
-    const database = await openDatabase({ ...settings.database, logger });
-    try {
-      const applied = await migrate(database, logger);
-      logger.info({ applied }, 'migrations done');
-    } finally {
-      await database.close();
+    const applied = await migrateAndSeed(settings, logger);
+    logger.info({ applied }, 'migrations and seed done');
+    return 0;
+  }
+  if (command === 'keys') {
+    if (positionals[1] !== 'rotate') {
+      process.stderr.write(`unknown keys command "${positionals[1] ?? ''}"; use: keys rotate\n`);
+      return 2;
     }
+    const kid = await rotateKeys(settings, logger);
+    process.stdout.write(`${kid}\n`);
     return 0;
   }
   if (command !== 'serve') {

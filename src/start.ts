@@ -2,23 +2,34 @@ import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { SERVICE_NAMES, type ServiceName, type Settings } from './config/settings.js';
-import type { HttpApp } from './platform/http/server.js';
+import type { BearerVerifier } from './platform/auth/guard.js';
 import { OperationLogRecorder } from './platform/audit/operation-log.js';
 import { openOperationLogSink } from './platform/audit/operation-log-writer.js';
 import { openCache } from './platform/cache/cache.js';
+import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { migrate } from './platform/db/migrator.js';
+import type { HttpApp } from './platform/http/server.js';
+import { startJobs } from './platform/jobs/lifecycle.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
-import { createMetrics, type ServiceMetrics } from './platform/metrics/metrics.js';
-import { buildAuthApp } from './services/auth/auth.app.js';
-import type { AuthService } from './services/auth/auth.service.js';
-import { LocalForwardAuth } from './services/gateway/forward-auth.js';
-import { buildGatewayApp } from './services/gateway/gateway.app.js';
-import { buildIdentityApp } from './services/identity/identity.app.js';
-import { buildAuditApp } from './services/audit/audit.app.js';
-import { buildBpmApp } from './services/bpm/bpm.app.js';
-import { startBpmJobs } from './services/bpm/jobs/bpm.jobs.js';
-import { startAuditJobs } from './services/audit/audit.jobs.js';
-import type { IdentityTables } from './services/identity/identity.tables.js';
-import { seedIdentity } from './services/identity/seed.js';
+import { createMetrics } from './platform/metrics/metrics.js';
+import type { ServiceInstance } from './platform/module.js';
+import { auditModule } from './services/audit/index.js';
+import { authModule, createBearerVerifier } from './services/auth/index.js';
+import { bpmModule } from './services/bpm/index.js';
+import { buildGatewayApp, HttpForwardAuth, LocalForwardAuth } from './services/gateway/index.js';
+import {
+  identityDirectory,
+  identityModule,
+  seedIdentityData,
+  type IdentityDirectory,
+} from './services/identity/index.js';
+
+/**
+ * The composition root: the only place that knows every service. Each service is a module
+ * (`src/services/<name>/index.ts`); a process starts a list of them with one code path,
+ * whatever the mode, and hands each the ports it declares, fitted with the adapters the
+ * providing modules export.
+ */
 
 /** Default port of each service in one-service-per-process mode. */
 export const SERVICE_PORTS: Record<ServiceName, number> = {
@@ -28,30 +39,90 @@ export const SERVICE_PORTS: Record<ServiceName, number> = {
   audit: 8104,
 };
 
+/** The adapters one module provides to others, built once per process that needs them. */
+interface Providers {
+  directory: IdentityDirectory;
+  verifyBearer: BearerVerifier;
+}
+
+function provide(kernel: Kernel): Providers {
+  const directory = identityDirectory(kernel);
+  return { directory, verifyBearer: createBearerVerifier(kernel, { users: directory }) };
+}
+
+/** Every service, with its ports fitted. */
+const SERVICES: Record<
+  ServiceName,
+  (kernel: Kernel, providers: Providers) => Promise<ServiceInstance>
+> = {
+  auth: (kernel, p) => authModule.create(kernel, { users: p.directory }),
+  identity: (kernel) => identityModule.create(kernel, {}),
+  bpm: (kernel, p) =>
+    bpmModule.create(kernel, {
+      verifyBearer: p.verifyBearer,
+      directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
+    }),
+  audit: (kernel) => auditModule.create(kernel, {}),
+};
+
+/** Builds one service's app and job catalogue (not listening, jobs not started): OpenAPI, benches. */
+export function buildService(name: ServiceName, kernel: Kernel): Promise<ServiceInstance> {
+  return SERVICES[name](kernel, provide(kernel));
+}
+
+/**
+ * The seed (tenant `default`, `admin`): idempotent and under an advisory lock, so `migrate` and
+ * any number of processes starting at the same moment may all run it.
+ */
+function seed(database: DatabaseHandle, settings: Settings, logger: Logger): Promise<void> {
+  return seedIdentityData(
+    database,
+    { production: settings.production, adminInitialPassword: settings.auth.adminInitialPassword },
+    logger,
+  );
+}
+
+/** `approva migrate`: migrations (under the migrator's advisory lock), then the seed; exits. */
+export async function migrateAndSeed(settings: Settings, logger: Logger): Promise<number> {
+  const database = await openDatabase({ ...settings.database, logger });
+  try {
+    const applied = await migrate(database, logger);
+    await seed(database, settings, logger);
+    return applied;
+  } finally {
+    await database.close();
+  }
+}
+
 export interface RunningPlatform {
-  /** The gateway's base URL. */
+  /** The gateway's base URL, or the one service's in one-service mode. */
   url: string;
-  serviceUrls: Record<ServiceName, string>;
-  /** The internal metrics listener (METRICS_PORT), when metrics are on. */
+  /** The base URL of each service this process runs. */
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  /** The internal metrics listener (METRICS_PORT), when a gateway runs here with metrics on. */
   metricsUrl: string | undefined;
-  kernel: Kernel;
+  /** The background jobs started in this process. */
+  jobs: string[];
+  /** Set when this process runs a service. */
+  kernel: Kernel | undefined;
   close(): Promise<void>;
 }
 
-export function buildService(
-  name: ServiceName,
-  kernel: Kernel,
-): Promise<{ app: HttpApp; auth?: AuthService; metrics?: ServiceMetrics | undefined }> {
-  switch (name) {
-    case 'auth':
-      return buildAuthApp(kernel);
-    case 'identity':
-      return buildIdentityApp(kernel);
-    case 'bpm':
-      return buildBpmApp(kernel);
-    case 'audit':
-      return buildAuditApp(kernel);
-  }
+/** What one process runs. */
+export interface ProcessPlan {
+  services: readonly ServiceName[];
+  /** The front door: on HOST:PORT, in front of the services here or at *_SERVICE_URL. */
+  gateway: boolean;
+}
+
+/** All-in-one: every service on loopback, ephemeral ports, the gateway in front. */
+export const ALL_IN_ONE: ProcessPlan = { services: SERVICE_NAMES, gateway: true };
+
+/** `serve --service <name>`: one service, or the gateway alone. */
+export function onePlan(name: ServiceName | 'gateway'): ProcessPlan {
+  return name === 'gateway'
+    ? { services: [], gateway: true }
+    : { services: [name], gateway: false };
 }
 
 async function listen(app: HttpApp, host: string, port: number): Promise<string> {
@@ -60,21 +131,6 @@ async function listen(app: HttpApp, host: string, port: number): Promise<string>
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return `http://${shownHost}:${address.port}`;
-}
-
-async function openKernelReady(settings: Settings, logger: Logger): Promise<Kernel> {
-  const kernel = await openKernel(settings, logger);
-  try {
-    await seedIdentity(
-      kernel.database.db.withTables<IdentityTables>(),
-      { production: settings.production, adminInitialPassword: settings.auth.adminInitialPassword },
-      logger,
-    );
-  } catch (err) {
-    await kernel.close();
-    throw err;
-  }
-  return kernel;
 }
 
 /** The gateway's metrics on an internal listener, 127.0.0.1:METRICS_PORT: never routed to clients. */
@@ -89,129 +145,161 @@ async function startMetricsListener(registry: Registry, port: number) {
 }
 
 /**
- * All-in-one mode: one process, one kernel; every service on 127.0.0.1 (ephemeral ports unless
- * SERVICE_PORT-style URLs are set) and the gateway on HOST:PORT.
+ * Starts the services of `plan` and, when asked, the gateway, in this process. One path for
+ * every mode: each service is built from its module, listens, and its job catalogue is started
+ * by the same lifecycle. Only the addresses differ: with the gateway here, services listen on
+ * loopback ephemeral ports it proxies to; alone, on SERVICE_HOST:SERVICE_PORT.
  */
-export async function startPlatform(settings: Settings, logger: Logger): Promise<RunningPlatform> {
-  const kernel = await openKernelReady(settings, logger);
-  const serviceUrls = {} as Record<ServiceName, string>;
-  const closers: Array<() => Promise<unknown>> = [];
-  let auth: AuthService | undefined;
-  let auditMetrics: ServiceMetrics | undefined;
-  try {
-    for (const name of SERVICE_NAMES) {
-      const service = await buildService(name, kernel);
-      auth ??= service.auth;
-      if (name === 'audit') auditMetrics = service.metrics;
-      closers.push(() => service.app.close());
-      serviceUrls[name] = await listen(service.app, settings.http.serviceHost, 0);
-    }
-    const jobs = startBpmJobs(kernel);
-    closers.unshift(() => jobs.stop());
-    const auditJobs = startAuditJobs(kernel, auditMetrics);
-    closers.unshift(() => auditJobs.stop());
-    const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
-    const gateway = await buildGatewayApp({
-      settings,
-      logger,
-      cache: kernel.cache,
-      upstreams: serviceUrls,
-      metrics: gatewayMetrics,
-      operationLog: kernel.operationLog,
-      // Same process as the auth service: forward-auth is a function call, not a loopback request.
-      forwardAuth: auth && new LocalForwardAuth(auth.verify.bind(auth)),
-    });
-    closers.unshift(() => gateway.close());
-    const url = await listen(gateway.app, settings.http.host, settings.http.port);
-    let metricsUrl: string | undefined;
-    if (gatewayMetrics) {
-      const listener = await startMetricsListener(gatewayMetrics.registry, settings.metrics.port);
-      closers.push(listener.close);
-      metricsUrl = listener.url;
-    }
-    logger.info(
-      {
-        url,
-        services: serviceUrls,
-        database: kernel.database.kind,
-        cache: kernel.cache.kind,
-        stream: kernel.stream.kind,
-      },
-      'platform started',
-    );
-    return {
-      url,
-      serviceUrls,
-      metricsUrl,
-      kernel,
-      async close() {
-        for (const close of closers) await close().catch(() => undefined);
-        await kernel.close();
-      },
-    };
-  } catch (err) {
-    for (const close of closers) await close().catch(() => undefined);
-    await kernel.close();
-    throw err;
-  }
-}
-
-/** One service per process (production): `serve --service <name>`. */
-export async function startService(
-  name: ServiceName | 'gateway',
+export async function startProcess(
+  plan: ProcessPlan,
   settings: Settings,
   logger: Logger,
-): Promise<{ url: string; close(): Promise<void> }> {
-  if (name === 'gateway') {
-    const cache = openCache(settings.redis, logger);
-    const recording = await openGatewayRecorder(settings, logger);
-    const upstreams = Object.fromEntries(
-      Object.entries(settings.serviceUrls).filter(([, url]) => url !== undefined),
-    ) as Record<ServiceName, string>;
-    const gatewayMetrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
-    const gateway = await buildGatewayApp({
-      settings,
-      logger,
-      cache,
-      upstreams,
-      metrics: gatewayMetrics,
-      operationLog: recording?.recorder,
-    });
-    const url = await listen(gateway.app, settings.http.host, settings.http.port);
-    const listener = gatewayMetrics
-      ? await startMetricsListener(gatewayMetrics.registry, settings.metrics.port)
-      : undefined;
-    return {
-      url,
-      async close() {
-        await gateway.close();
-        await listener?.close();
-        await recording?.close();
-        await cache.close();
-      },
-    };
-  }
-  if (!settings.database.url) {
+): Promise<RunningPlatform> {
+  const together = plan.gateway && plan.services.length > 0;
+  if (plan.services.length > 0 && !together && !settings.database.url) {
     throw new Error(
       'one-service-per-process mode needs DATABASE_URL: the embedded database belongs to one process',
     );
   }
-  const kernel = await openKernelReady(settings, logger);
-  const { app, metrics } = await buildService(name, kernel);
-  const auditJobs = name === 'audit' ? startAuditJobs(kernel, metrics) : undefined;
-  const url = await listen(
-    app,
-    settings.http.serviceHost,
-    settings.http.servicePort || SERVICE_PORTS[name],
-  );
-  return {
-    url,
-    async close() {
-      await auditJobs?.stop();
-      await app.close();
-      await kernel.close();
-    },
+  const closers: Array<() => Promise<unknown>> = [];
+  const closeAll = async () => {
+    for (const close of closers) await close().catch(() => undefined);
   };
+  let kernel: Kernel | undefined;
+  try {
+    const serviceUrls: Partial<Record<ServiceName, string>> = {};
+    const jobs: string[] = [];
+    const instances: ServiceInstance[] = [];
+    let providers: Providers | undefined;
+    if (plan.services.length > 0) {
+      const opened = await openKernel(settings, logger);
+      kernel = opened;
+      closers.push(() => opened.close());
+      // openKernel migrated (a no-op after `migrate`); the seed is once per database too.
+      await seed(opened.database, settings, logger);
+      const fitted = provide(opened);
+      providers = fitted;
+      for (const name of plan.services) {
+        const service = await SERVICES[name](opened, fitted);
+        instances.push(service);
+        closers.unshift(() => service.app.close());
+        const port = together ? 0 : settings.http.servicePort || SERVICE_PORTS[name];
+        serviceUrls[name] = await listen(service.app, settings.http.serviceHost, port);
+        const running = startJobs(service.jobs, { db: opened.database.db, logger });
+        closers.unshift(() => running.stop());
+        jobs.push(...running.names);
+      }
+    }
+    let url = plan.services.length === 1 ? serviceUrls[plan.services[0]!]! : '';
+    let metricsUrl: string | undefined;
+    if (plan.gateway) {
+      const front = await startGateway(settings, logger, kernel, serviceUrls, providers);
+      closers.unshift(front.close);
+      url = front.url;
+      metricsUrl = front.metricsUrl;
+    }
+    // The address clients reach the platform at (the OAuth2 issuer's base): OIDC_ISSUER_URL,
+    // else this process's gateway, else the gateway's default address.
+    const publicUrl =
+      settings.oidc.issuerBase ??
+      (plan.gateway ? url : `http://localhost:${settings.http.port || 8080}`);
+    for (const service of instances) await service.onPublicUrl?.(publicUrl);
+    logger.info(
+      {
+        url,
+        services: serviceUrls,
+        jobs,
+        ...(kernel && {
+          database: kernel.database.kind,
+          cache: kernel.cache.kind,
+          stream: kernel.stream.kind,
+        }),
+      },
+      'started',
+    );
+    return { url, serviceUrls, metricsUrl, jobs, kernel, close: closeAll };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+/**
+ * The front door: proxies to the services of this process, or else to `*_SERVICE_URL`;
+ * forward-auth is a function call when the auth service runs here, else an HTTP request.
+ */
+async function startGateway(
+  settings: Settings,
+  logger: Logger,
+  kernel: Kernel | undefined,
+  local: Partial<Record<ServiceName, string>>,
+  providers: Providers | undefined,
+) {
+  // Alone, the gateway fronts the services whose *_SERVICE_URL is set (and only those).
+  const upstreams = kernel
+    ? local
+    : (Object.fromEntries(
+        Object.entries(settings.serviceUrls).filter(([, url]) => url !== undefined),
+      ) as Partial<Record<ServiceName, string>>);
+  const cache = kernel?.cache ?? openCache(settings.redis, logger);
+  const recording = kernel ? undefined : await openGatewayRecorder(settings, logger);
+  const metrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
+  const gateway = await buildGatewayApp({
+    settings,
+    logger,
+    cache,
+    upstreams,
+    metrics,
+    operationLog: kernel?.operationLog ?? recording?.recorder,
+    forwardAuth:
+      local.auth && providers
+        ? new LocalForwardAuth(providers.verifyBearer)
+        : upstreams.auth
+          ? new HttpForwardAuth(upstreams.auth)
+          : undefined,
+  });
+  const closers: Array<() => Promise<unknown>> = [() => gateway.close()];
+  try {
+    const url = await listen(gateway.app, settings.http.host, settings.http.port);
+    const listener = metrics
+      ? await startMetricsListener(metrics.registry, settings.metrics.port)
+      : undefined;
+    if (listener) closers.push(listener.close);
+    return {
+      url,
+      metricsUrl: listener?.url,
+      async close() {
+        for (const close of closers) await close().catch(() => undefined);
+        await recording?.close();
+        if (!kernel) await cache.close();
+      },
+    };
+  } catch (err) {
+    for (const close of closers) await close().catch(() => undefined);
+    await recording?.close();
+    if (!kernel) await cache.close();
+    throw err;
+  }
+}
+
+/** The all-in-one platform: every service runs here, so the kernel and every URL are set. */
+export interface AllInOnePlatform extends RunningPlatform {
+  serviceUrls: Record<ServiceName, string>;
+  kernel: Kernel;
+}
+
+/** All-in-one mode (`serve`): every service and the gateway in one process. */
+export async function startPlatform(settings: Settings, logger: Logger): Promise<AllInOnePlatform> {
+  return (await startProcess(ALL_IN_ONE, settings, logger)) as AllInOnePlatform;
+}
+
+/** One service per process (production): `serve --service <name>`. */
+export function startService(
+  name: ServiceName | 'gateway',
+  settings: Settings,
+  logger: Logger,
+): Promise<RunningPlatform> {
+  return startProcess(onePlan(name), settings, logger);
 }
 
 /**

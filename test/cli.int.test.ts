@@ -45,6 +45,52 @@ describe('command line', () => {
     expect(stderr).toMatch(/DB_PASSWORD/);
   });
 
+  it('refuses to listen beyond loopback with the development defaults, naming each', () => {
+    const { code, stderr } = runCli(['serve'], { HOST: '0.0.0.0', DATA_DIR: 'memory://' });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/refusing to start/);
+    expect(stderr).toMatch(
+      /JWT_SECRET \(the development value\) is in use while listening on HOST=0\.0\.0\.0/,
+    );
+    expect(stderr).toMatch(/ADMIN_INITIAL_PASSWORD \(the seeded admin123\)/);
+  });
+
+  it('warns at start-up naming each development default in use, and none once set', () => {
+    const warnings = (env: Record<string, string>) => {
+      // An unreachable database: the warnings come first, then the start fails fast.
+      const { code, stdout } = runCli(['migrate'], {
+        DATABASE_URL: 'postgres://approva@127.0.0.1:1/approva',
+        DB_CONNECT_RETRIES: '0',
+        ...env,
+      });
+      expect(code).toBe(1);
+      return stdout
+        .split('\n')
+        .filter((line) => line.includes('development default in use'))
+        .map((line) => JSON.parse(line) as { level: number; setting: string })
+        .map(({ level, setting }) => ({ level, setting }));
+    };
+    expect(warnings({})).toEqual([
+      { level: 40, setting: 'JWT_SECRET (the development value)' },
+      { level: 40, setting: 'ADMIN_INITIAL_PASSWORD (the seeded admin123)' },
+    ]);
+    expect(
+      warnings({
+        JWT_SECRET: 'k8Jq2vN5xR7tW1zB4mC6pL9sD3fG0hY2uE5iO8aQ',
+        ADMIN_INITIAL_PASSWORD: 'Vt7q-Lw2x-Rp9m-Kd4s',
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses GATEWAY_TRUST_PROXY=true ("every hop")', () => {
+    const { code, stderr } = runCli(['serve'], {
+      GATEWAY_TRUST_PROXY: 'true',
+      DATA_DIR: 'memory://',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/GATEWAY_TRUST_PROXY: true would trust every hop/);
+  });
+
   it('refuses one-service mode without DATABASE_URL', () => {
     const { code, stderr } = runCli(['serve', '--service', 'auth'], { DATA_DIR: 'memory://' });
     expect(code).toBe(1);

@@ -19,5 +19,6 @@ describe('OpenAPI document', () => {
     } finally {
       await platform.close();
     }
-  });
+    // Builds every service once more besides the platform: slow on a loaded two-core machine.
+  }, 90_000);
 });

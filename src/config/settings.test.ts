@@ -7,6 +7,7 @@ const STRONG_JWT = 'k8Jq2vN5xR7tW1zB4mC6pL9sD3fG0hY2uE5iO8aQ';
 const productionBase = {
   APP_ENV: 'production',
   JWT_SECRET: STRONG_JWT,
+  AUDIT_CHAIN_SECRET: 'Qm4v-Zx8r-Tn2k-Wp6s-Hd9f-Lc3j-Bg7y',
   DATABASE_URL: 'postgres://approva:Vt7q-Lw2x-Rp9m@db:5432/approva',
 };
 
@@ -178,5 +179,144 @@ describe('secret strength', () => {
       expect(isPlaceholderSecret(v)).toBe(true);
     }
     expect(isPlaceholderSecret(STRONG_JWT)).toBe(false);
+  });
+});
+
+describe('development defaults reachable from the network', () => {
+  const strong = { JWT_SECRET: STRONG_JWT, ADMIN_INITIAL_PASSWORD: 'Vt7q-Lw2x-Rp9m-Kd4s' };
+
+  it('listen on loopback by default, so a fresh start works with the defaults', () => {
+    const settings = loadSettings({});
+    expect(settings.http.host).toBe('127.0.0.1');
+    expect(settings.defaultsInUse).toEqual([
+      'JWT_SECRET (the development value)',
+      'ADMIN_INITIAL_PASSWORD (the seeded admin123)',
+    ]);
+  });
+
+  it('names no default once both are set', () => {
+    expect(loadSettings(strong).defaultsInUse).toEqual([]);
+  });
+
+  it.each(['0.0.0.0', '::', '10.1.2.3', 'app.internal'])(
+    'refuse HOST=%s with both defaults, naming each',
+    (host) => {
+      const problems = problemsOf({ HOST: host });
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^JWT_SECRET .*HOST=/);
+      expect(problems[1]).toMatch(/^ADMIN_INITIAL_PASSWORD .*admin123/);
+    },
+  );
+
+  it('refuse a non-loopback SERVICE_HOST too', () => {
+    expect(problemsOf({ SERVICE_HOST: '0.0.0.0' }).join('\n')).toMatch(/SERVICE_HOST=0\.0\.0\.0/);
+  });
+
+  it('refuse each default on its own', () => {
+    const onlyJwt = problemsOf({ HOST: '0.0.0.0', ADMIN_INITIAL_PASSWORD: 'Vt7q-Lw2x-Rp9m-Kd4s' });
+    expect(onlyJwt).toEqual([expect.stringMatching(/^JWT_SECRET/)]);
+    const onlyAdmin = problemsOf({ HOST: '0.0.0.0', JWT_SECRET: STRONG_JWT });
+    expect(onlyAdmin).toEqual([expect.stringMatching(/^ADMIN_INITIAL_PASSWORD/)]);
+    const adminSetToDefault = problemsOf({
+      ...strong,
+      HOST: '0.0.0.0',
+      ADMIN_INITIAL_PASSWORD: 'admin123',
+    });
+    expect(adminSetToDefault).toEqual([expect.stringMatching(/^ADMIN_INITIAL_PASSWORD/)]);
+  });
+
+  it('allow a non-loopback HOST with the defaults only under an explicit APP_ENV=development', () => {
+    expect(problemsOf({ HOST: '0.0.0.0', APP_ENV: 'development' })).toEqual([]);
+    expect(problemsOf({ HOST: '0.0.0.0', APP_ENV: 'test' })).toHaveLength(2);
+  });
+
+  it.each(['127.0.0.1', '127.8.9.10', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1'])(
+    'allow the defaults on loopback HOST=%s',
+    (host) => expect(problemsOf({ HOST: host })).toEqual([]),
+  );
+
+  it('do not count the seed password in production, where it is never seeded', () => {
+    expect(problemsOf({ ...productionBase, HOST: '0.0.0.0' })).toEqual([]);
+    expect(loadSettings({ ...productionBase, HOST: '0.0.0.0' }).defaultsInUse).toEqual([]);
+  });
+
+  it('allow a non-loopback HOST once neither default is in use', () => {
+    expect(problemsOf({ ...strong, HOST: '0.0.0.0' })).toEqual([]);
+  });
+});
+
+describe('GATEWAY_TRUST_PROXY', () => {
+  const trust = (value: string) => loadSettings({ GATEWAY_TRUST_PROXY: value }).gateway.trustProxy;
+
+  it('is off by default and for false/0', () => {
+    expect(loadSettings({}).gateway.trustProxy).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('0')).toBe(false);
+  });
+
+  it('takes a hop count', () => {
+    expect(trust('1')).toBe(1);
+    expect(trust('2')).toBe(2);
+  });
+
+  it('takes a list of addresses and CIDRs', () => {
+    expect(trust('10.0.0.0/8, 192.168.1.7,fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+    ]);
+  });
+
+  it.each(['true', 'yes', 'on', 'TRUE'])('refuses %s ("every hop")', (value) => {
+    expect(problemsOf({ GATEWAY_TRUST_PROXY: value }).join('\n')).toMatch(
+      /GATEWAY_TRUST_PROXY: .*every hop/,
+    );
+  });
+
+  it.each(['11', '10.0.0.0/33', 'loadbalancer', '10.0.0.0/8,', '1.2.3.4/8/9', '-1'])(
+    'refuses %j',
+    (value) =>
+      expect(problemsOf({ GATEWAY_TRUST_PROXY: value }).join('\n')).toMatch(/GATEWAY_TRUST_PROXY/),
+  );
+});
+
+describe('audit chain keys', () => {
+  it('derive from JWT_SECRET outside production, differently from it and from each other', () => {
+    const chain = loadSettings({ JWT_SECRET: STRONG_JWT }).audit.chain;
+    expect(chain.linkKey).toHaveLength(32);
+    expect(chain.linkKey.equals(chain.checkpointKey)).toBe(false);
+    const other = loadSettings({ JWT_SECRET: `${STRONG_JWT}x` }).audit.chain;
+    expect(other.linkKey.equals(chain.linkKey)).toBe(false);
+  });
+
+  it('come from AUDIT_CHAIN_SECRET when set, whatever JWT_SECRET is', () => {
+    const a = loadSettings({ JWT_SECRET: STRONG_JWT, AUDIT_CHAIN_SECRET: 'k'.repeat(40) });
+    const b = loadSettings({ JWT_SECRET: 'x', AUDIT_CHAIN_SECRET: 'k'.repeat(40) });
+    expect(a.audit.chain.linkKey.equals(b.audit.chain.linkKey)).toBe(true);
+  });
+
+  it.each([
+    ['unset', undefined],
+    ['short', 'abc'],
+    ['a placeholder', 'change-me-change-me-change-me-change-me'],
+  ])('refuse an AUDIT_CHAIN_SECRET that is %s in production', (_label, secret) => {
+    const env: Record<string, string> = { ...productionBase };
+    if (secret === undefined) delete env.AUDIT_CHAIN_SECRET;
+    else env.AUDIT_CHAIN_SECRET = secret;
+    expect(problemsOf(env).join('\n')).toMatch(/AUDIT_CHAIN_SECRET/);
+  });
+
+  it('keep checkpoints in a file under DATA_DIR unless off or in memory', () => {
+    expect(loadSettings({ DATA_DIR: '/var/approva/' }).audit.chain.checkpointFile).toBe(
+      '/var/approva/audit-checkpoints.jsonl',
+    );
+    expect(loadSettings({ DATA_DIR: 'memory://' }).audit.chain.checkpointFile).toBeUndefined();
+    expect(
+      loadSettings({ AUDIT_CHECKPOINT_FILE: 'off' }).audit.chain.checkpointFile,
+    ).toBeUndefined();
+    expect(loadSettings({ AUDIT_CHECKPOINT_FILE: '/x/cp' }).audit.chain.checkpointFile).toBe(
+      '/x/cp',
+    );
+    expect(loadSettings({}).audit.chain.checkpointIntervalMs).toBe(60_000);
   });
 });

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { parseDurationMs } from './duration.js';
-import { isPlaceholderSecret, isWeakSecret } from './secrets.js';
+import { describeDefaults, exposureProblems, type DefaultsInUse } from './exposure.js';
+import { productionProblems } from './production-checks.js';
+import { parseTrustProxy } from './trust-proxy.js';
 
 /** A start-up configuration problem; the message names every failing setting. */
 export class ConfigError extends Error {
@@ -12,6 +14,8 @@ export class ConfigError extends Error {
 }
 
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-not-for-production-use';
+/** The seeded admin password outside production (identity's seed uses it when unset). */
+const DEV_ADMIN_PASSWORD = 'admin123';
 
 const bool = (fallback: boolean) =>
   z
@@ -69,7 +73,9 @@ const url = z
 const envSchema = z.object({
   APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HOST: z.string().default('0.0.0.0'),
+  // Loopback by default: a fresh `npm start` with the development defaults is not reachable from
+  // the network; HOST=0.0.0.0 needs real secrets or an explicit APP_ENV=development.
+  HOST: z.string().default('127.0.0.1'),
   PORT: int(8080, 0, 65535),
   SERVICE_HOST: z.string().default('127.0.0.1'),
   SERVICE_PORT: int(0, 0, 65535),
@@ -95,10 +101,29 @@ const envSchema = z.object({
   JWT_SECRET: z.string().default(DEV_JWT_SECRET),
   ACCESS_TOKEN_TTL: duration('15m'),
   REFRESH_TOKEN_TTL: duration('7d'),
+  SESSION_MAX_AGE: duration('30d'),
+  LOGIN_BACKOFF_AFTER: int(5, 1, 1000),
+  LOGIN_BACKOFF_BASE: duration('1s'),
+  LOGIN_BACKOFF_MAX: duration('15m'),
+  LOGIN_IP_MAX_FAILURES: int(100, 1),
+  PASSWORD_HASH_CONCURRENCY: int(2, 1, 64),
+  PASSWORD_HASH_QUEUE: int(64, 0, 100_000),
   GATEWAY_SIGNING_SECRET: optionalText,
   GATEWAY_RATE_AVERAGE: int(100, 1),
   GATEWAY_RATE_BURST: int(200, 1),
-  GATEWAY_TRUST_PROXY: bool(false),
+  GATEWAY_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if (typeof parsed === 'object' && !Array.isArray(parsed) && parsed !== null) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  /** The built console the gateway serves at `/`; empty: `web/dist` of this installation. */
+  CONSOLE_DIR: z.string().default(''),
   METRICS_ENABLED: bool(true),
   METRICS_PORT: int(9464, 0, 65535),
   LOGIN_CAPTCHA: z.enum(['always', 'after_failures', 'off']).default('after_failures'),
@@ -120,6 +145,9 @@ const envSchema = z.object({
   AUDIT_GEO_ONLINE_URL: url,
   AUDIT_LOGIN_ACK_WAIT: duration('30s'),
   AUDIT_LOGIN_RETRY_BACKOFF: duration('1s'),
+  AUDIT_CHAIN_SECRET: optionalText,
+  AUDIT_CHECKPOINT_INTERVAL: duration('1m'),
+  AUDIT_CHECKPOINT_FILE: optionalText,
   NOTIFY_API_BASE: url,
   NOTIFY_API_TOKEN: optionalText,
   UPLOAD_STORAGE_TYPE: z.enum(['local', 's3', 'minio']).default('local'),
@@ -134,9 +162,21 @@ const envSchema = z.object({
   OAUTH_GITHUB_CLIENT_SECRET: optionalText,
   OAUTH_GOOGLE_CLIENT_ID: optionalText,
   OAUTH_GOOGLE_CLIENT_SECRET: optionalText,
+  OAUTH_OIDC_ISSUER: url,
+  OAUTH_OIDC_CLIENT_ID: optionalText,
+  OAUTH_OIDC_CLIENT_SECRET: optionalText,
+  OAUTH_REDIRECT_URL: url,
+  OIDC_ISSUER_URL: url,
+  OIDC_KEY_ENCRYPTION_KEY: optionalText,
+  OIDC_KEY_CHECK_INTERVAL: duration('60s'),
+  SMTP_PORT: int(587, 1, 65535),
+  SMTP_SECURE: bool(false),
+  MAIL_FROM: z.string().default('no-reply@localhost'),
+  PASSWORD_RESET_URL: url,
+  PASSWORD_FORGOT_PER_IP: int(5, 1, 100_000),
 });
 
-type Env = z.infer<typeof envSchema>;
+export type Env = z.infer<typeof envSchema>;
 
 /** Every `BPM_CALLBACK_<BIZTYPE>` variable but the token. */
 function callbackTargets(source: NodeJS.ProcessEnv): Record<string, string> {
@@ -159,6 +199,41 @@ export type Settings = ReturnType<typeof shapeSettings>;
 export type ServiceName = 'auth' | 'identity' | 'bpm' | 'audit';
 export const SERVICE_NAMES: readonly ServiceName[] = ['auth', 'identity', 'bpm', 'audit'];
 
+/** Keys of the business-audit chain: both derived from one secret the database never holds. */
+function auditChainSettings(env: Env) {
+  // Outside production the secret derives from JWT_SECRET (production requires its own).
+  const secret =
+    env.AUDIT_CHAIN_SECRET ??
+    createHmac('sha256', env.JWT_SECRET).update('approva/audit-chain').digest('hex');
+  const derive = (label: string) => createHmac('sha256', secret).update(label).digest();
+  const file = env.AUDIT_CHECKPOINT_FILE;
+  return {
+    linkKey: derive('approva/audit-chain/link'),
+    checkpointKey: derive('approva/audit-chain/checkpoint'),
+    checkpointIntervalMs: env.AUDIT_CHECKPOINT_INTERVAL,
+    /** The append-only checkpoint file; unset with `off` or an in-memory DATA_DIR. */
+    checkpointFile:
+      file === 'off'
+        ? undefined
+        : (file ??
+          (env.DATA_DIR.startsWith('memory://')
+            ? undefined
+            : `${env.DATA_DIR.replace(/\/+$/, '')}/audit-checkpoints.jsonl`)),
+  };
+}
+
+function defaultsInUse(env: Env): DefaultsInUse {
+  return {
+    jwtSecret: env.JWT_SECRET === DEV_JWT_SECRET,
+    // Production never seeds admin123 (the seed requires ADMIN_INITIAL_PASSWORD there), so a
+    // production restart without the setting is not a default in use.
+    adminPassword:
+      env.APP_ENV === 'production'
+        ? env.ADMIN_INITIAL_PASSWORD === DEV_ADMIN_PASSWORD
+        : (env.ADMIN_INITIAL_PASSWORD ?? DEV_ADMIN_PASSWORD) === DEV_ADMIN_PASSWORD,
+  };
+}
+
 function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
   const dbPassword =
     env.DB_PASSWORD ??
@@ -167,6 +242,8 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
   return {
     env: env.APP_ENV,
     production: env.APP_ENV === 'production',
+    /** Development defaults in use, by setting name; start-up logs a warning naming each. */
+    defaultsInUse: describeDefaults(defaultsInUse(env)),
     logLevel: env.LOG_LEVEL,
     http: {
       host: env.HOST,
@@ -188,6 +265,17 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       jwtSecret: env.JWT_SECRET,
       accessTokenTtlMs: env.ACCESS_TOKEN_TTL,
       refreshTokenTtlMs: env.REFRESH_TOKEN_TTL,
+      /** Absolute lifetime of a sign-in session; refresh never extends it. */
+      sessionMaxAgeMs: env.SESSION_MAX_AGE,
+      throttle: {
+        /** Failures of one account (24 h, until a success) before each attempt waits. */
+        backoffAfter: env.LOGIN_BACKOFF_AFTER,
+        backoffBaseMs: env.LOGIN_BACKOFF_BASE,
+        backoffMaxMs: env.LOGIN_BACKOFF_MAX,
+        /** Failures from one IP within 15 minutes before its attempts are refused. */
+        ipMaxFailures: env.LOGIN_IP_MAX_FAILURES,
+      },
+      passwordHash: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
       captcha: env.LOGIN_CAPTCHA,
       adminInitialPassword: env.ADMIN_INITIAL_PASSWORD,
     },
@@ -199,6 +287,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       rateAverage: env.GATEWAY_RATE_AVERAGE,
       rateBurst: env.GATEWAY_RATE_BURST,
       trustProxy: env.GATEWAY_TRUST_PROXY,
+      consoleDir: env.CONSOLE_DIR,
     },
     metrics: { enabled: env.METRICS_ENABLED, port: env.METRICS_PORT },
     serviceUrls: {
@@ -208,6 +297,49 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       audit: env.AUDIT_SERVICE_URL,
     } as Record<ServiceName, string | undefined>,
     uploads: { storageType: env.UPLOAD_STORAGE_TYPE },
+    oidc: {
+      /** The public base URL; the issuer is `${issuerBase}/api/v1/oauth2`. Unset: the gateway's own URL. */
+      issuerBase: env.OIDC_ISSUER_URL?.replace(/\/+$/, ''),
+      // Encrypts the stored signing keys: its own setting, else derived from JWT_SECRET.
+      keyEncryptionKey:
+        env.OIDC_KEY_ENCRYPTION_KEY ??
+        createHmac('sha256', env.JWT_SECRET).update('approva/oidc-key-encryption').digest('hex'),
+      /** How often a running server looks for keys rotated by `keys rotate`. */
+      keyCheckIntervalMs: env.OIDC_KEY_CHECK_INTERVAL,
+      cookieSecret: createHmac('sha256', env.JWT_SECRET)
+        .update('approva/oidc-cookies')
+        .digest('hex'),
+    },
+    externalLogin: {
+      enabled: env.OAUTH_LOGIN_ENABLED,
+      /** The console page providers send the browser back to; `/<provider>` is appended. */
+      redirectUrl: env.OAUTH_REDIRECT_URL,
+      google:
+        env.OAUTH_GOOGLE_CLIENT_ID && env.OAUTH_GOOGLE_CLIENT_SECRET
+          ? { clientId: env.OAUTH_GOOGLE_CLIENT_ID, clientSecret: env.OAUTH_GOOGLE_CLIENT_SECRET }
+          : undefined,
+      oidc:
+        env.OAUTH_OIDC_ISSUER && env.OAUTH_OIDC_CLIENT_ID && env.OAUTH_OIDC_CLIENT_SECRET
+          ? {
+              issuer: env.OAUTH_OIDC_ISSUER,
+              clientId: env.OAUTH_OIDC_CLIENT_ID,
+              clientSecret: env.OAUTH_OIDC_CLIENT_SECRET,
+            }
+          : undefined,
+    },
+    mail: {
+      enabled: env.MAIL_ENABLED,
+      host: env.SMTP_HOST,
+      port: env.SMTP_PORT,
+      secure: env.SMTP_SECURE,
+      user: env.SMTP_USER,
+      password: env.SMTP_PASSWORD,
+      from: env.MAIL_FROM,
+      /** Where the reset link points (`?token=` is appended); unset: the gateway's `/password/reset`. */
+      resetUrl: env.PASSWORD_RESET_URL,
+      /** `/password/forgot` requests per client IP in 15 minutes. */
+      forgotPerIp: env.PASSWORD_FORGOT_PER_IP,
+    },
     audit: {
       /** 0 = off; N > 0 prunes operation and login logs older than N days, every interval. */
       retentionDays: env.AUDIT_LOG_RETENTION_DAYS,
@@ -216,6 +348,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       geoOnlineUrl: env.AUDIT_GEO_ONLINE_URL,
       loginAckWaitMs: env.AUDIT_LOGIN_ACK_WAIT,
       loginRetryBackoffMs: env.AUDIT_LOGIN_RETRY_BACKOFF,
+      chain: auditChainSettings(env),
     },
     bpm: {
       internalToken: env.BPM_INTERNAL_TOKEN,
@@ -240,58 +373,6 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
   };
 }
 
-/** The spec's production start-up checks; features that are off are not checked. */
-function productionProblems(env: Env, settings: Settings): string[] {
-  const problems: string[] = [];
-  if (env.JWT_SECRET.length < 32 || isPlaceholderSecret(env.JWT_SECRET)) {
-    problems.push('JWT_SECRET must be at least 32 characters and not a placeholder');
-  }
-  if (env.GATEWAY_SIGNING_SECRET !== undefined && isPlaceholderSecret(env.GATEWAY_SIGNING_SECRET)) {
-    problems.push('GATEWAY_SIGNING_SECRET must not be a placeholder');
-  }
-  if (!env.DATABASE_URL) {
-    problems.push(
-      'DATABASE_URL is required in production (the embedded database is for development)',
-    );
-  } else if (!settings.database.password || isWeakSecret(settings.database.password)) {
-    problems.push('DB_PASSWORD (or the DATABASE_URL password) must be set and not a weak value');
-  }
-  if (env.REDIS_URL) {
-    const redisPassword = env.REDIS_PASSWORD ?? decodeURIComponent(new URL(env.REDIS_URL).password);
-    if (redisPassword && isWeakSecret(redisPassword)) {
-      problems.push('REDIS_PASSWORD must not be a weak value');
-    }
-  }
-  if (env.UPLOAD_STORAGE_TYPE !== 'local') {
-    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
-      const value = env[name];
-      if (!value || isPlaceholderSecret(value)) {
-        problems.push(
-          `${name} must be set and not a placeholder when UPLOAD_STORAGE_TYPE is ${env.UPLOAD_STORAGE_TYPE}`,
-        );
-      }
-    }
-  }
-  if (env.MAIL_ENABLED && env.SMTP_HOST && env.SMTP_USER) {
-    if (!env.SMTP_PASSWORD || isWeakSecret(env.SMTP_PASSWORD)) {
-      problems.push('SMTP_PASSWORD must be set and not a weak value when mail uses authentication');
-    }
-  }
-  if (env.OAUTH_LOGIN_ENABLED) {
-    for (const provider of ['GITHUB', 'GOOGLE'] as const) {
-      const id = env[`OAUTH_${provider}_CLIENT_ID`];
-      const secret = env[`OAUTH_${provider}_CLIENT_SECRET`];
-      if (id && secret !== undefined && isPlaceholderSecret(secret)) {
-        problems.push(`OAUTH_${provider}_CLIENT_SECRET must not be a placeholder`);
-      }
-    }
-  }
-  if (env.ADMIN_INITIAL_PASSWORD !== undefined && isWeakSecret(env.ADMIN_INITIAL_PASSWORD)) {
-    problems.push('ADMIN_INITIAL_PASSWORD must not be a weak value');
-  }
-  return problems;
-}
-
 /** Parses the environment once; throws ConfigError naming every bad setting. */
 export function loadSettings(source: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = envSchema.safeParse(source);
@@ -301,9 +382,16 @@ export function loadSettings(source: NodeJS.ProcessEnv = process.env): Settings 
     );
   }
   const settings = shapeSettings(parsed.data, source);
-  if (settings.production) {
-    const problems = productionProblems(parsed.data, settings);
-    if (problems.length > 0) throw new ConfigError(problems);
-  }
+  const problems = settings.production ? productionProblems(parsed.data, settings) : [];
+  // Fail closed: a default secret reachable from the network needs an explicit development
+  // APP_ENV, never the implicit one.
+  problems.push(
+    ...exposureProblems(
+      defaultsInUse(parsed.data),
+      { HOST: settings.http.host, SERVICE_HOST: settings.http.serviceHost },
+      source.APP_ENV === 'development',
+    ),
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
   return settings;
 }

@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
+import { configureAuditChain } from './audit/business-audit.js';
 import { openCache, type Cache } from './cache/cache.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrate } from './db/migrator.js';
 import { openOperationLogSink, type OperationLogTables } from './audit/operation-log-writer.js';
 import { OperationLogRecorder } from './audit/operation-log.js';
+import { PasswordHasher } from './auth/passwords.js';
 import { openStream, type EventStream } from './stream/stream.js';
 
 /** The shared resources a process opens once and hands to each service it runs. */
@@ -16,10 +18,13 @@ export interface Kernel {
   stream: EventStream;
   /** The process's one operation-log buffer; every service app records into it. */
   operationLog: OperationLogRecorder;
+  /** The process's one argon2 semaphore: every service hashes and verifies through it. */
+  passwords: PasswordHasher;
   close(): Promise<void>;
 }
 
 export async function openKernel(settings: Settings, logger: Logger): Promise<Kernel> {
+  configureAuditChain(settings.audit.chain.linkKey);
   const database = await openDatabase({ ...settings.database, logger });
   try {
     await migrate(database, logger);
@@ -44,6 +49,7 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
     cache,
     stream,
     operationLog,
+    passwords: new PasswordHasher(settings.auth.passwordHash),
     async close() {
       // Remaining entries are written before the database closes.
       await operationLog.close();

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => platform?.close());
 
 const EVENTS = 5;
-const fast = { ackWaitMs: 2000, backoffMs: 50, pollIntervalMs: 50, batchSize: 50 };
+const fast = { ackWaitMs: 2000, backoffMs: 50, pollIntervalMs: 50 };
 
 async function until(probe: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
@@ -69,7 +69,12 @@ async function rowsPerEvent(ids: string[]): Promise<number[]> {
 }
 
 /** The real consumer, as a second process would run it after the crash. */
-function startSurvivor(durable: string, subject: string, deliveries: DeliveryMeta[]) {
+function startSurvivor(
+  durable: string,
+  subject: string,
+  deliveries: DeliveryMeta[],
+  batchSize = 50,
+) {
   const real = loginLogHandlers(db, new GeoLocator({ cache: platform.kernel.cache }));
   return platform.kernel.stream.consume(
     durable,
@@ -80,6 +85,7 @@ function startSurvivor(durable: string, subject: string, deliveries: DeliveryMet
     },
     {
       ...fast,
+      batchSize,
       handleBatch: async (batch) => {
         deliveries.push(...batch.map((d) => d.meta));
         await real.handleBatch(batch);
@@ -91,59 +97,73 @@ function startSurvivor(durable: string, subject: string, deliveries: DeliveryMet
 const backend = process.env.NATS_URL ? 'JetStream' : 'table stream';
 
 describe(`a login-log consumer that dies between storing and acknowledging (${backend})`, () => {
-  it('has its messages redelivered to the next consumer, and each event stored once', async () => {
-    const subject = `auth.test.${uniq('crash')}`;
-    const durable = uniq('crash');
-    const ids = await publishLogins(subject);
-    const real = loginLogHandlers(db, new GeoLocator({ cache: platform.kernel.cache }));
-    let crashed = false;
-    let stored!: () => void;
-    const storedOnce = new Promise<void>((resolve) => (stored = resolve));
-    let revive!: (err: Error) => void;
-    const dead = new Promise<never>((_, reject) => (revive = reject));
-    // Stores, then never answers: the process is gone as far as the stream can tell.
-    const thenDie = async () => {
-      if (crashed) return;
-      crashed = true;
-      stored();
-      await dead;
-    };
-    const first = platform.kernel.stream.consume(
-      durable,
-      [subject],
-      async (payload, meta) => {
-        await real.handler(payload, meta);
-        await thenDie();
-      },
-      {
-        ...fast,
-        handleBatch: async (batch) => {
-          await real.handleBatch(batch);
+  // Batches of 1 put the events in several batches, two in flight at the crash: what happens
+  // with batches of 50 when the events reach the client in more than one read (the cause of
+  // this test's earlier timeouts on a loaded machine).
+  it.each([
+    ['one batch', 50],
+    ['batches in flight', 1],
+  ])(
+    'has its messages redelivered to the next consumer, and each event stored once (%s)',
+    async (_label, batchSize) => {
+      const subject = `auth.test.${uniq('crash')}`;
+      const durable = uniq('crash');
+      const ids = await publishLogins(subject);
+      const real = loginLogHandlers(db, new GeoLocator({ cache: platform.kernel.cache }));
+      let crashed = false;
+      let stored!: () => void;
+      const storedOnce = new Promise<void>((resolve) => (stored = resolve));
+      let revive!: (err: Error) => void;
+      const dead = new Promise<never>((_, reject) => (revive = reject));
+      // Stores, then never answers: the process is gone as far as the stream can tell. Whatever
+      // it handles after the crash never answers either: with two batches in flight, messages that
+      // arrive split over two batches would otherwise have the second batch acknowledged by the
+      // "dead" consumer, and the survivor would never see EVENTS acknowledgements.
+      const thenDie = async () => {
+        if (!crashed) {
+          crashed = true;
+          stored();
+        }
+        await dead;
+      };
+      const first = platform.kernel.stream.consume(
+        durable,
+        [subject],
+        async (payload, meta) => {
+          await real.handler(payload, meta);
           await thenDie();
         },
-      },
-    );
-    await storedOnce;
-    const storedBeforeCrash = (await rowsPerEvent(ids)).filter((n) => n === 1).length;
-    expect(storedBeforeCrash).toBeGreaterThanOrEqual(1);
-    const stopping = first.stop(); // no more deliveries to it; its batch stays unanswered
+        {
+          ...fast,
+          batchSize,
+          handleBatch: async (batch) => {
+            await real.handleBatch(batch);
+            await thenDie();
+          },
+        },
+      );
+      await storedOnce;
+      const storedBeforeCrash = (await rowsPerEvent(ids)).filter((n) => n === 1).length;
+      expect(storedBeforeCrash).toBeGreaterThanOrEqual(1);
+      const stopping = first.stop(); // no more deliveries to it; its batch stays unanswered
 
-    const deliveries: DeliveryMeta[] = [];
-    const survivor = startSurvivor(durable, subject, deliveries);
-    try {
-      await until(() => survivor.stats.acked === EVENTS);
+      const deliveries: DeliveryMeta[] = [];
+      const survivor = startSurvivor(durable, subject, deliveries, batchSize);
+      try {
+        await until(() => survivor.stats.acked === EVENTS);
+        expect(await rowsPerEvent(ids)).toEqual(ids.map(() => 1));
+        const redelivered = deliveries.filter((d) => d.deliveryCount >= 2).map((d) => d.msgId);
+        expect(redelivered.length).toBeGreaterThanOrEqual(storedBeforeCrash);
+        expect(first.stats.acked).toBe(0);
+      } finally {
+        revive(new Error('the dead consumer wakes up late'));
+        await stopping;
+        await survivor.stop();
+      }
+      // The late answer of the first consumer changes nothing.
       expect(await rowsPerEvent(ids)).toEqual(ids.map(() => 1));
-      const redelivered = deliveries.filter((d) => d.deliveryCount >= 2).map((d) => d.msgId);
-      expect(redelivered.length).toBeGreaterThanOrEqual(storedBeforeCrash);
-      expect(first.stats.acked).toBe(0);
-    } finally {
-      revive(new Error('the dead consumer wakes up late'));
-      await stopping;
-      await survivor.stop();
-    }
-    // The late answer of the first consumer changes nothing.
-    expect(await rowsPerEvent(ids)).toEqual(ids.map(() => 1));
-  });
+    },
+  );
 
   it.skipIf(!process.env.DATABASE_URL)(
     'survives a SIGKILL of the consumer process after the store, before the ack',

@@ -16,6 +16,7 @@ import {
   PASSWORD,
 } from '../identity/identity-fixtures.js';
 import { csvObjects, fetchCsv, parseCsv } from './export-csv.js';
+import { createDefinition } from '../bpm/fixtures.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -90,6 +91,7 @@ describe('operation logs: recording', () => {
       status: 200,
       user_agent: 'oplog-test/1.0',
       request_id: requestId,
+      anonymous: false,
     });
     expect(detail.ip).toMatch(/127\.0\.0\.1/);
     expect(detail.latency_ms).toBeGreaterThanOrEqual(0);
@@ -119,14 +121,29 @@ describe('operation logs: recording', () => {
     const rows = await db
       .selectFrom('audit_operation_logs')
       .where('request_id', 'in', [noToken, badToken, unknownRoute, served])
-      .select(['request_id', 'tenant_id', 'status', 'module', 'path', 'request_body'])
+      .select(['request_id', 'tenant_id', 'anonymous', 'status', 'module', 'path', 'request_body'])
       .execute();
     const byId = Object.fromEntries(rows.map((r) => [r.request_id, r]));
     expect(rows).toHaveLength(4);
-    expect(byId[noToken]).toMatchObject({ tenant_id: 1, status: 401, module: 'users' });
-    expect(byId[badToken]).toMatchObject({ tenant_id: 1, status: 401, path: '/api/v1/users' });
-    expect(byId[unknownRoute]).toMatchObject({ status: 404, module: 'no-such-module' });
-    expect(byId[served]).toMatchObject({ tenant_id: 1, status: 200 });
+    // Refused before a principal was established: anonymous, in the default tenant.
+    expect(byId[noToken]).toMatchObject({
+      tenant_id: 1,
+      anonymous: true,
+      status: 401,
+      module: 'users',
+    });
+    expect(byId[badToken]).toMatchObject({
+      tenant_id: 1,
+      anonymous: true,
+      status: 401,
+      path: '/api/v1/users',
+    });
+    expect(byId[unknownRoute]).toMatchObject({
+      status: 404,
+      anonymous: true,
+      module: 'no-such-module',
+    });
+    expect(byId[served]).toMatchObject({ tenant_id: 1, anonymous: false, status: 200 });
   });
 
   it('stores NUL characters, which PostgreSQL text cannot hold, without losing the batch', async () => {
@@ -185,32 +202,106 @@ describe('operation logs: recording', () => {
     );
     expect(other.total).toBe(0);
 
-    // A failed login naming the tenant is still the tenant's, without a user id.
+    // A failed login only claims the tenant: not the tenant's, but anonymous in the default
+    // tenant, with the username it claimed and no user id.
     const failedId = `login-${randomUUID()}`;
     const failed = await platform.call('POST', '/api/v1/login', {
       headers: { 'x-request-id': failedId },
       body: { username: t.adminUsername, password: 'wrong-password', tenant_code: t.tenant.code },
     });
     expect(failed.status).toBe(401);
-    const [failedItem] = await waitForLogs(t.token, `request_id=${failedId}`);
-    expect(failedItem).toMatchObject({ tenant_id: t.tenant.id, user_id: null, status: 401 });
+    const [failedItem] = await waitForLogs(admin, `request_id=${failedId}&anonymous=true`);
+    expect(failedItem).toMatchObject({
+      tenant_id: 1,
+      anonymous: true,
+      user_id: null,
+      username: t.adminUsername,
+      status: 401,
+    });
+    const inTenant = await platform.call('GET', `/api/v1/operation-logs?request_id=${failedId}`, {
+      token: t.token,
+    });
+    expect(dataOf(inTenant).total).toBe(0);
+    const notAnonymous = await platform.call(
+      'GET',
+      `/api/v1/operation-logs?request_id=${failedId}&anonymous=false`,
+      { token: admin },
+    );
+    expect(dataOf(notAnonymous).total).toBe(0);
+  });
+
+  it('stores BPM bodies without form values', async () => {
+    const created = await createDefinition(platform, admin);
+    expect(created.status).toBe(200);
+    const definitionId = created.body.data.id;
+    expect(
+      (
+        await platform.call('POST', `/api/v1/bpm/definitions/${definitionId}/publish`, {
+          token: admin,
+        })
+      ).status,
+    ).toBe(200);
+    const secret = `form-secret-${randomUUID()}`;
+    const startId = `bpm-${randomUUID()}`;
+    const started = await platform.call('POST', '/api/v1/bpm/instances', {
+      token: admin,
+      headers: { 'x-request-id': startId },
+      body: { definition_id: definitionId, form: { reason: secret, days: 2 } },
+    });
+    expect(started.status).toBe(200);
+    const detailId = `bpm-${randomUUID()}`;
+    const detail = await platform.call('GET', `/api/v1/bpm/instances/${started.body.data.id}`, {
+      token: admin,
+      headers: { 'x-request-id': detailId },
+    });
+    expect(detail.text).toContain(secret);
+    await waitStored([startId, detailId]);
+    const rows = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', 'in', [startId, detailId])
+      .select(['request_id', 'request_body', 'response_body'])
+      .execute();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(`${row.request_body} ${row.response_body}`).not.toContain(secret);
+      expect(row.response_body).toContain('"form":"***"');
+    }
+    const startRow = rows.find((r) => r.request_id === startId)!;
+    expect(JSON.parse(startRow.request_body!)).toEqual({
+      definition_id: definitionId,
+      form: '***',
+    });
   });
 
   it('does not record health probes', async () => {
-    const requestId = `health-${randomUUID()}`;
-    await fetch(`${platform.serviceUrls.audit}/health/ready`, {
-      headers: { 'x-request-id': requestId },
-    });
+    // Paths under /api/v1, which would be recorded but for the health rule.
+    const gatewayProbe = `health-${randomUUID()}`;
+    const bpmProbe = `health-${randomUUID()}`;
+    expect(
+      (
+        await platform.call('GET', '/api/v1/health/ready', {
+          headers: { 'x-request-id': gatewayProbe },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await platform.call('GET', '/api/v1/bpm/health/ready', {
+          headers: { 'x-request-id': bpmProbe },
+        })
+      ).status,
+    ).toBe(200);
     const marker = `marker-${randomUUID()}`;
     await platform.call('GET', '/api/v1/users?page=1', {
       token: admin,
       headers: { 'x-request-id': marker },
     });
+    // Entries are written in the order they were recorded: once the later marker is stored,
+    // the probes' entries would be too.
     await waitStored([marker]);
-    await sleep(200);
     const rows = await db
       .selectFrom('audit_operation_logs')
-      .where('request_id', '=', requestId)
+      .where('request_id', 'in', [gatewayProbe, bpmProbe])
       .selectAll()
       .execute();
     expect(rows).toHaveLength(0);
@@ -442,6 +533,7 @@ describe('operation logs: CSV export', () => {
       {
         id: String(id),
         tenant_id: String(t.tenant.id),
+        anonymous: 'false',
         user_id: '',
         username: `'=HYPERLINK("http://evil","x")`,
         module: "'+sum",

@@ -146,24 +146,39 @@ describe('definitions', () => {
 
   it('suspends a published version and drops it from the startable list', async () => {
     const def = await published();
-    let startable = await platform.call('GET', '/api/v1/bpm/startable', { token: admin });
-    expect(startable.body.data.map((d: any) => d.key)).toContain(def.key);
+    let startable = await platform.call('GET', '/api/v1/bpm/startable?page_size=100', {
+      token: admin,
+    });
+    expect(startable.body.data.list.map((d: any) => d.key)).toContain(def.key);
     const res = await platform.call('POST', `/api/v1/bpm/definitions/${def.id}/suspend`, {
       token: admin,
     });
     expect(res.body.data.status).toBe('suspended');
-    startable = await platform.call('GET', '/api/v1/bpm/startable', { token: admin });
-    expect(startable.body.data.map((d: any) => d.key)).not.toContain(def.key);
+    startable = await platform.call('GET', '/api/v1/bpm/startable?page_size=100', { token: admin });
+    expect(startable.body.data.list.map((d: any) => d.key)).not.toContain(def.key);
+    const refused = await platform.call('POST', '/api/v1/bpm/instances', {
+      token: admin,
+      body: { definition_key: def.key, form: { reason: 'r', days: 1 } },
+    });
+    expect([refused.status, refused.body.code]).toEqual([409, 40900]);
+    const mine = await platform.call('GET', '/api/v1/bpm/instances/my?page_size=100', {
+      token: admin,
+    });
+    expect(mine.body.data.list.map((i: any) => i.definition_key)).not.toContain(def.key);
   });
 
   it('lists a definition as startable only for its starters', async () => {
     const insider = await createUserWith(platform, []);
     const outsider = await createUserWith(platform, []);
     const def = await published({ starters: { user_ids: [insider.id] } });
-    const mine = await platform.call('GET', '/api/v1/bpm/startable', { token: insider.token });
-    expect(mine.body.data.map((d: any) => d.key)).toContain(def.key);
-    const theirs = await platform.call('GET', '/api/v1/bpm/startable', { token: outsider.token });
-    expect(theirs.body.data.map((d: any) => d.key)).not.toContain(def.key);
+    const mine = await platform.call('GET', '/api/v1/bpm/startable?page_size=100', {
+      token: insider.token,
+    });
+    expect(mine.body.data.list.map((d: any) => d.key)).toContain(def.key);
+    const theirs = await platform.call('GET', '/api/v1/bpm/startable?page_size=100', {
+      token: outsider.token,
+    });
+    expect(theirs.body.data.list.map((d: any) => d.key)).not.toContain(def.key);
   });
 });
 

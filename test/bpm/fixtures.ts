@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { DirectoryOf } from '../../src/services/bpm/bpm.ports.js';
+import { createTenantDirectory } from '../../src/services/identity/assignee-directory.js';
+import type { IdentityTables } from '../../src/services/identity/identity.tables.js';
 import { expect } from 'vitest';
 import { uniq, type TestPlatform } from '../helpers/platform.js';
 
@@ -67,4 +71,80 @@ export async function createDefinition(
     },
   });
   return res;
+}
+
+export type User = Awaited<ReturnType<typeof createUserWith>>;
+
+/** Helpers over one platform and its admin token, for the flow tests. */
+export function flowHelpers(platform: TestPlatform, admin: () => string) {
+  async function publish(tree: unknown, extra: Record<string, unknown> = {}) {
+    const created = await createDefinition(platform, admin(), { node_tree: tree, ...extra });
+    expect(created.status).toBe(200);
+    const res = await platform.call(
+      'POST',
+      `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+      { token: admin() },
+    );
+    expect(res.status).toBe(200);
+    return res.body.data as { id: number; key: string; version: number };
+  }
+  const start = (
+    user: User,
+    key: string,
+    form: Record<string, unknown> = { reason: 'r', days: 1 },
+    extra: Record<string, unknown> = {},
+  ) =>
+    platform.call('POST', '/api/v1/bpm/instances', {
+      token: user.token,
+      body: { definition_key: key, form, ...extra },
+    });
+  async function pendingTaskOf(user: User, instanceId: number) {
+    const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo?page_size=100', {
+      token: user.token,
+    });
+    return todo.body.data.list.find((t: any) => t.instance_id === instanceId);
+  }
+  const act = (user: User, taskId: number, action: string, body: Record<string, unknown> = {}) =>
+    platform.call('POST', `/api/v1/bpm/tasks/${taskId}/${action}`, { token: user.token, body });
+  const get = (user: User | string, path: string) =>
+    platform.call('GET', path, { token: typeof user === 'string' ? user : user.token });
+  const users = async (n: number) => {
+    const out: User[] = [];
+    for (let i = 0; i < n; i++) out.push(await createUserWith(platform, []));
+    // Typed as a tuple so destructuring the first `n` needs no checks; callers take at most n.
+    return out as [User, User, User, User];
+  };
+  return { publish, start, pendingTaskOf, act, get, users };
+}
+
+/** An approval node (camelCase, as the designer writes it). */
+export function approval(id: string, userIds: number[], extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    type: 'approval',
+    name: id.toUpperCase(),
+    assignee: { type: 'users', userIds },
+    mode: 'or',
+    child: null,
+    ...extra,
+  };
+}
+
+/** start → the given nodes chained in order. */
+export function chain(...nodes: Array<Record<string, unknown>>) {
+  const root: Record<string, unknown> = { id: 'start', type: 'start', name: 'Submit', child: null };
+  let at = root;
+  for (const node of nodes) {
+    at.child = node;
+    at = node;
+  }
+  return root;
+}
+
+/** Identity's directory of a tenant over the platform's database, for runners built by tests. */
+export function testDirectoryOf(db: Kysely<any>): DirectoryOf {
+  // Read on the caller's transaction when given one: PGlite has a single connection, so a read
+  // on the pool from inside a transaction would wait forever.
+  return (tenantId, on) =>
+    createTenantDirectory(((on ?? db) as Kysely<any>).withTables<IdentityTables>(), tenantId);
 }

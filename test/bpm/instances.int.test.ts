@@ -298,7 +298,9 @@ describe('a flow-form instance', () => {
       body: { comment: 'approver back' },
     });
     expect(resumed.body.data.status).toBe('running');
-    expect(await pendingTaskOf(approver, instance.id)).toBeDefined();
+    // Disabling the approver ended their sessions; re-enabled, they sign in again.
+    const { access_token: token } = await platform.login(approver.username, approver.password);
+    expect(await pendingTaskOf({ ...approver, token }, instance.id)).toBeDefined();
   });
 
   it('lets a platform admin terminate a running instance', async () => {

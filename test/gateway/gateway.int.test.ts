@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
 import type { OperationLogRecorder } from '../../src/platform/audit/operation-log.js';
 import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
-import { signedAuthHeaders } from '../../src/platform/auth/principal.js';
+import { signedGatewayHeaders } from '../../src/platform/auth/principal.js';
 import { openCache, type Cache } from '../../src/platform/cache/cache.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
@@ -81,18 +81,21 @@ describe('identity headers', () => {
   });
 
   it('makes a service refuse forged identity headers sent to it directly', async () => {
-    const forged = signedAuthHeaders(
+    const forged = signedGatewayHeaders(
       {
-        userId: 1,
-        tenantId: 1,
-        username: 'admin',
-        roles: [],
-        deptId: null,
-        platformAdmin: true,
-        permissions: ['*'],
-        sessionId: 1,
+        clientIp: '127.0.0.1',
+        principal: {
+          userId: 1,
+          tenantId: 1,
+          username: 'admin',
+          roles: [],
+          deptId: null,
+          platformAdmin: true,
+          permissions: ['*'],
+          sessionId: 1,
+        },
       },
-      'req-1',
+      { requestId: 'req-1', method: 'GET', path: '/api/v1/me' },
       'a-guessed-signing-secret',
     );
     for (const base of Object.values(platform.serviceUrls)) {

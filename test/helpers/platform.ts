@@ -3,7 +3,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { loadSettings, type Settings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
-import { startPlatform, type RunningPlatform } from '../../src/start.js';
+import { startPlatform, type AllInOnePlatform as RunningPlatform } from '../../src/start.js';
 import { createScratchDatabase } from './scratch-database.js';
 
 /** The JWT secret every test platform uses, so tests can mint their own (expired, forged) tokens. */
@@ -27,9 +27,23 @@ export interface CallOptions {
 export interface TestPlatform extends RunningPlatform {
   settings: Settings;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
-  /** Signs in through the gateway and returns the access token (throws on failure). */
-  login(username: string, password: string, tenantCode?: string): Promise<LoginResult>;
+  /**
+   * Signs in through the gateway (throws on failure). A user an administrator created must change
+   * the password at first sign-in: unless `keepPasswordChange`, that change is made here, to a
+   * temporary password and back, so fixtures keep the password they chose.
+   */
+  login(
+    username: string,
+    password: string,
+    tenantCode?: string,
+    options?: { keepPasswordChange?: boolean },
+  ): Promise<LoginResult>;
   adminToken(): Promise<string>;
+  /**
+   * The first-sign-in password change of an administrator-created user, made to a temporary
+   * password and back, so the user keeps `password`.
+   */
+  completePasswordChange(token: string, password: string, username?: string): Promise<void>;
 }
 
 export interface LoginResult {
@@ -116,13 +130,39 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
     return { status: response.status, body: parsed, headers: response.headers, text };
   };
 
-  const login = async (username: string, password: string, tenantCode?: string) => {
+  const completePasswordChange = async (token: string, password: string, username = '') => {
+    const temporary = `Temp-${randomBytes(9).toString('base64url')}`;
+    for (const [from, to] of [
+      [password, temporary],
+      [temporary, password],
+    ]) {
+      const change = await call('POST', '/api/v1/me/password', {
+        token,
+        body: { old_password: from, new_password: to },
+      });
+      if (change.status !== 200)
+        throw new Error(`first password change of ${username} failed: ${change.text}`);
+    }
+  };
+
+  const login = async (
+    username: string,
+    password: string,
+    tenantCode?: string,
+    options: { keepPasswordChange?: boolean } = {},
+  ) => {
     const res = await call('POST', '/api/v1/login', {
       body: { username, password, ...(tenantCode ? { tenant_code: tenantCode } : {}) },
     });
     if (res.status !== 200)
       throw new Error(`login of ${username} failed: ${res.status} ${res.text}`);
-    return res.body.data as LoginResult;
+    const data = res.body.data as LoginResult;
+    if (data.user.must_change_password && !options.keepPasswordChange) {
+      await completePasswordChange(data.access_token, password, username);
+      const me = await call('GET', '/api/v1/me', { token: data.access_token });
+      data.user = me.body.data;
+    }
+    return data;
   };
 
   let adminToken: string | undefined;
@@ -131,6 +171,7 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
     settings,
     call,
     login,
+    completePasswordChange,
     async adminToken() {
       adminToken ??= (await login('admin', 'admin123')).access_token;
       return adminToken;

@@ -57,10 +57,11 @@ export async function signedInUserWith(
   platform: TestPlatform,
   adminToken: string,
   permissions: string[],
+  tenantCode?: string,
 ) {
   const role = await createRole(platform, adminToken, permissions);
   const user = await createUser(platform, adminToken, { role_ids: [role.id] });
-  const { access_token: token } = await platform.login(user.username, PASSWORD);
+  const { access_token: token } = await platform.login(user.username, PASSWORD, tenantCode);
   return { role, user, token: token as string };
 }
 

@@ -184,7 +184,12 @@ describe('tenants: rules', () => {
     const refused = await platform.call('GET', '/api/v1/users', { token });
     expect(refused.status).toBe(401);
     expect(refused.body.code).toBe(40100);
-    await expect(platform.login(adminUsername, PASSWORD, tenant.code)).rejects.toThrow(/403/);
+    // A disabled tenant's user with the right password gets the answer of a wrong password.
+    const login = await platform.call('POST', '/api/v1/login', {
+      body: { username: adminUsername, password: PASSWORD, tenant_code: tenant.code },
+    });
+    expect(login.status).toBe(401);
+    expect(login.body).toMatchObject({ code: 40103, data: null });
 
     dataOf(
       await platform.call('PUT', `/api/v1/tenants/${tenant.id}`, {

@@ -49,7 +49,8 @@ describe('users: CRUD', () => {
       dept_id: dept.id,
       status: 'active',
       is_platform_admin: false,
-      must_change_password: false,
+      // Created by an administrator: the user changes the password at first sign-in.
+      must_change_password: true,
       role_ids: [role.id],
     });
     expect(created.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -327,7 +328,14 @@ describe('users: rules', () => {
     const refused = await platform.call('GET', '/api/v1/me', { token });
     expect(refused.status).toBe(401);
     expect(refused.body.code).toBe(40100);
-    await expect(platform.login(user.username, PASSWORD)).rejects.toThrow(/403/);
+    // The right password of a disabled account gets the answer of a wrong one.
+    const login = (password: string) =>
+      platform.call('POST', '/api/v1/login', { body: { username: user.username, password } });
+    const right = await login(PASSWORD);
+    const wrong = await login('Not-The-Passw0rd');
+    expect(right.status).toBe(401);
+    expect(right.body).toEqual({ code: 40103, message: wrong.body.message, data: null });
+    expect(wrong.body).toEqual(right.body);
   });
 
   it("refuses a deleted user's existing access token on the next request", async () => {

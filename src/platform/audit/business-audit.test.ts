@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   AuditWriteError,
@@ -9,6 +10,7 @@ import {
 } from './business-audit.js';
 import { maskSecrets } from './masking.js';
 
+const KEY = Buffer.alloc(32, 1);
 const entry = {
   tenantId: 1,
   actorId: 5,
@@ -82,9 +84,21 @@ describe('hash chain links', () => {
   });
 
   it('change when the content or the previous hash changes', () => {
-    const base = linkHash(GENESIS_HASH, linkContent(row));
-    expect(linkHash(GENESIS_HASH, linkContent({ ...row, summary: 't' }))).not.toBe(base);
-    expect(linkHash('1'.repeat(64), linkContent(row))).not.toBe(base);
+    const base = linkHash(GENESIS_HASH, linkContent(row), KEY);
+    expect(linkHash(GENESIS_HASH, linkContent({ ...row, summary: 't' }), KEY)).not.toBe(base);
+    expect(linkHash('1'.repeat(64), linkContent(row), KEY)).not.toBe(base);
     expect(base).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('are keyed: another key, or none (a legacy link), gives another hash', () => {
+    const content = linkContent(row);
+    const keyed = linkHash(GENESIS_HASH, content, KEY);
+    expect(keyed).toBe(
+      createHmac('sha256', KEY).update(`${GENESIS_HASH}\n${content}`).digest('hex'),
+    );
+    expect(linkHash(GENESIS_HASH, content, Buffer.alloc(32, 2))).not.toBe(keyed);
+    expect(linkHash(GENESIS_HASH, content, null)).toBe(
+      createHash('sha256').update(`${GENESIS_HASH}\n${content}`).digest('hex'),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { Generated, Kysely, Transaction } from 'kysely';
 import { maskSecrets } from './masking.js';
 
@@ -22,7 +22,22 @@ export type AuditTables = {
     hash: string;
     created_at: Date;
   };
-  audit_chain_heads: { tenant_id: number; seq: number; hash: string };
+  /** `legacy_until`: the last link written before the chain was keyed (migration 0011). */
+  audit_chain_heads: {
+    tenant_id: number;
+    seq: number;
+    hash: string;
+    legacy_until: Generated<number>;
+  };
+  audit_chain_checkpoints: {
+    id: Generated<number>;
+    tenant_id: number;
+    seq: number;
+    hash: string;
+    legacy_until: number;
+    created_at: Date;
+    signature: string;
+  };
 };
 
 export interface BusinessAuditEntry {
@@ -87,8 +102,25 @@ export function canonical(value: unknown): unknown {
   return value ?? null;
 }
 
-export function linkHash(prevHash: string, content: string): string {
-  return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
+/**
+ * A link: HMAC-SHA256 under the chain key (AUDIT_CHAIN_SECRET, which the database never holds),
+ * so someone who can rewrite rows cannot recompute the links after an edit. Links written before
+ * the chain was keyed (`seq <= legacy_until`) are plain SHA-256; pass `null` to check those.
+ */
+export function linkHash(prevHash: string, content: string, key: Buffer | null): string {
+  const mac = key ? createHmac('sha256', key) : createHash('sha256');
+  return mac.update(prevHash).update('\n').update(content).digest('hex');
+}
+
+let chainKey: Buffer | null = null;
+
+/**
+ * Sets the chain key once at start-up (the kernel does, from AUDIT_CHAIN_SECRET): the writers
+ * are called deep inside other services' transactions, which carry no settings. Until it is
+ * set, writes are refused (fail closed) rather than written unkeyed.
+ */
+export function configureAuditChain(key: Buffer): void {
+  chainKey = key;
 }
 
 function isTransaction(db: Kysely<never>): db is Transaction<never> {
@@ -117,6 +149,8 @@ export async function writeBusinessAudit(
   if (targetIds.length === 0 || targetIds.length !== entry.targetIds.length) {
     throw new AuditWriteError('business audit needs the explicit ids of the records changed');
   }
+  const key = chainKey;
+  if (!key) throw new AuditWriteError('the audit chain key is not configured');
   const trx = db as unknown as Kysely<AuditTables>;
   await trx
     .insertInto('audit_chain_heads')
@@ -149,7 +183,7 @@ export async function writeBusinessAudit(
       summary: entry.summary,
       created_at: createdAt.toISOString(),
     };
-    const hash = linkHash(prevHash, linkContent(row));
+    const hash = linkHash(prevHash, linkContent(row), key);
     await trx
       .insertInto('audit_business_logs')
       .values({
@@ -168,53 +202,4 @@ export async function writeBusinessAudit(
     .set({ seq, hash: prevHash })
     .where('tenant_id', '=', entry.tenantId)
     .execute();
-}
-
-/** Walks a tenant's chain in order and reports the first broken link. */
-export async function verifyChain(db: Kysely<AuditTables>, tenantId: number) {
-  const rows = await db
-    .selectFrom('audit_business_logs')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .orderBy('seq')
-    .execute();
-  const head = await db
-    .selectFrom('audit_chain_heads')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirst();
-  let prevHash = GENESIS_HASH;
-  let expectedSeq = 1;
-  for (const row of rows) {
-    const broken = (reason: string) => ({
-      ok: false as const,
-      checked: expectedSeq - 1,
-      first_broken: { seq: Number(row.seq), id: row.id, reason },
-    });
-    if (Number(row.seq) !== expectedSeq)
-      return broken(`expected link ${expectedSeq}: rows are missing or reordered`);
-    if (row.prev_hash !== prevHash) return broken('the link does not point to the previous row');
-    const content = linkContent({
-      ...row,
-      seq: Number(row.seq),
-      created_at: row.created_at.toISOString(),
-    });
-    if (linkHash(prevHash, content) !== row.hash)
-      return broken('the row was changed after it was written');
-    prevHash = row.hash;
-    expectedSeq += 1;
-  }
-  const last = rows.length;
-  if (head && (Number(head.seq) !== last || head.hash !== prevHash)) {
-    return {
-      ok: false as const,
-      checked: last,
-      first_broken: {
-        seq: last + 1,
-        id: null,
-        reason: `the chain head says ${head.seq} links: rows after ${last} were removed`,
-      },
-    };
-  }
-  return { ok: true as const, checked: last, first_broken: null };
 }

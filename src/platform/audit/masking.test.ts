@@ -5,6 +5,7 @@ import {
   MASK,
   maskBody,
   maskSecrets,
+  maskText,
   MAX_STORED_BODY_CHARS,
 } from './masking.js';
 
@@ -105,8 +106,112 @@ describe('maskBody', () => {
   it('caps a large body at 16 KB with a truncation marker', () => {
     const stored = maskBody({ password: 'p', blob: 'x'.repeat(1024 * 1024) })!;
     expect(stored.length).toBeLessThan(MAX_STORED_BODY_CHARS + 100);
-    expect(stored.startsWith('{"password":"***"')).toBe(true);
-    expect(stored).toMatch(/…\[truncated \d+ chars\]$/);
+    expect(stored.startsWith('{"password":"***","blob":"xxx')).toBe(true);
+    expect(stored).toMatch(/…\[truncated\]$/);
+    const text = maskBody(`a=1&password=secret&${'x'.repeat(1024 * 1024)}`)!;
+    expect(text.startsWith('a=1&password=***&xxx')).toBe(true);
+    expect(text).toMatch(/…\[truncated \d+ chars\]$/);
+    expect(text.length).toBeLessThan(MAX_STORED_BODY_CHARS + 100);
     expect(capText('short')).toBe('short');
+  });
+
+  it('writes parsed bodies exactly as JSON.stringify of the masked copy when they fit', () => {
+    const body = {
+      a: [1, 'two', null, true, { token: 'x', n: -1.5e-7 }],
+      nested: { deeper: { password: { any: 'shape' } } },
+      text: 'quote " backslash \\ nul \u0000 \ud800 é',
+      empty: {},
+      list: [],
+    };
+    expect(maskBody(body)).toBe(JSON.stringify(maskSecrets(body)));
+    expect(maskBody(JSON.stringify(body))).toBe(JSON.stringify(maskSecrets(body)));
+  });
+
+  it('hides extra keys at any depth when asked (the BPM form)', () => {
+    const options = { hiddenKeys: new Set(['form', 'inputs']) };
+    expect(
+      maskBody(
+        { data: { form: { amount: 5 }, instance: { form: [1] }, inputs: { a: 1 } } },
+        options,
+      ),
+    ).toBe('{"data":{"form":"***","instance":{"form":"***"},"inputs":"***"}}');
+    // Cut JSON text that no longer parses: the form object is hidden up to the cut.
+    expect(maskText('{"data":{"form":{"amount":5,"note":"x"},"id":3,"inputs":{"a":', options)).toBe(
+      '{"data":{"form":"***","id":3,"inputs":"***"',
+    );
+  });
+});
+
+describe('maskText', () => {
+  it('masks JSON members with secret keys whatever their value, up to a cut', () => {
+    expect(maskText('{"token": {"a": "}"}, "x": 1, "apiKey": 42, "ok": "v"}')).toBe(
+      '{"token":"***", "x": 1, "apiKey":"***", "ok": "v"}',
+    );
+    expect(maskText('{"user":{"password":"hunt')).toBe('{"user":{"password":"***"');
+    expect(maskText('{"pass\\u0077ord": "x"}')).toBe('{"pass\\u0077ord":"***"}');
+    expect(maskText('{"note": "has \\"password\\": inside", "b": 2}')).toBe(
+      '{"note": "has \\"password\\": inside", "b": 2}',
+    );
+  });
+
+  it('masks key=value pairs outside strings and inside string values', () => {
+    expect(maskText('a=1&new_password=x%20y&b=2; session_token=abc def')).toBe(
+      'a=1&new_password=***&b=2; session_token=*** def',
+    );
+    expect(maskText('{"url": "https://h/cb?code=1&access_token=abc&x=1"}')).toBe(
+      '{"url": "https://h/cb?code=1&access_token=***&x=1"}',
+    );
+    expect(maskText('new%5Fpassword=x&user%5Bpassword%5D=y')).toBe(
+      'new%5Fpassword=***&user%5Bpassword%5D=***',
+    );
+    expect(maskText('token_type=Bearer&plain text')).toBe('token_type=Bearer&plain text');
+  });
+
+  // Shapes that made the old regex backtrack quadratically (or worse): each costs one pass.
+  const adversarial: Array<[string, (n: number) => string]> = [
+    ['a key-ish run without "="', (n) => 'password'.repeat(n / 8)],
+    ['an unterminated quoted key', (n) => `"${'password'.repeat(n / 8)}`],
+    ['quoted secret keys without a colon', (n) => '"token"'.repeat(n / 7)],
+    ['a colon and an unterminated value', (n) => `"token": "${'\\x'.repeat(n / 3)}`],
+    ['word characters and dots', (n) => `${'a.'.repeat(n / 2)}`],
+    ['many "=" signs', (n) => 'token='.repeat(n / 6)],
+    ['nested brackets after a secret key', (n) => `"secret":${'['.repeat(n)}`],
+    ['alternating quotes and colons', (n) => '":'.repeat(n / 2)],
+    ['backslashes', (n) => `"${'\\'.repeat(n)}`],
+  ];
+
+  it.each(adversarial)('runs in linear time on %s', (_name, make) => {
+    const time = (n: number) => {
+      const text = make(n);
+      const started = performance.now();
+      for (let k = 0; k < 3; k++) maskText(text);
+      return (performance.now() - started) / 3;
+    };
+    time(16 * 1024); // warm up
+    const small = Math.max(time(64 * 1024), 0.5);
+    const large = time(1024 * 1024);
+    // 16 times the input: linear is ~16 times the time, quadratic 256 times. Generous bound for
+    // a shared machine, far below quadratic; and a megabyte in well under a second.
+    expect(large / small).toBeLessThan(64);
+    expect(large).toBeLessThan(1000);
+  });
+
+  it('masks a megabyte body of any shape in bounded time', () => {
+    const shapes = [
+      `username=a&password=${'x'.repeat(1024 * 1024)}`,
+      'password'.repeat(128 * 1024),
+      JSON.stringify({ password: 'x'.repeat(1024 * 1024) }),
+      JSON.stringify({ list: Array.from({ length: 100_000 }, (_, k) => ({ token: k })) }),
+    ];
+    for (const body of shapes) {
+      const started = performance.now();
+      const stored = maskBody(body)!;
+      expect(performance.now() - started).toBeLessThan(200);
+      expect(stored.length).toBeLessThan(MAX_STORED_BODY_CHARS + 100);
+    }
+    const list = Array.from({ length: 200_000 }, (_, k) => ({ token: k }));
+    const started = performance.now();
+    expect(maskBody({ list })).toMatch(/^\{"list":\[\{"token":"\*\*\*"\}/);
+    expect(performance.now() - started).toBeLessThan(200);
   });
 });

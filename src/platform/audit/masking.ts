@@ -4,22 +4,32 @@ export const MASK = '***';
 /** Stored request and response bodies are capped at this many characters of JSON text. */
 export const MAX_STORED_BODY_CHARS = 16 * 1024;
 
-/** Text bodies longer than this are not parsed for masking; only their size is kept. */
-const MAX_PARSED_TEXT_CHARS = 1024 * 1024 + 1024;
+/**
+ * Text bodies up to this size are parsed as JSON to be masked by key; longer ones are cut to the
+ * stored size first and masked as text, so the work per body is bounded whatever its size.
+ */
+export const MAX_PARSED_TEXT_CHARS = 64 * 1024;
 
 /** Deeper structures are cut here: masking never recurses without bound (a 10^5-deep body). */
 const MAX_DEPTH = 32;
 
+/** Values a structured body may visit before it is cut: the work never follows its size. */
+const MAX_VISITED_VALUES = 20_000;
+
+const TRUNCATED = '…[truncated]';
+
 // Matched against the key lower-cased with `-` and `_` removed, so `new_password`,
 // `Access-Token`, `refreshToken`, `client_secret`, `API_KEY` and `x-authorization` all match.
+// Plain alternatives without nested quantifiers: linear in the key's length.
 const SECRET_KEY =
   /pass(word|wd)|token|secret|authorization|captcha|apikey|credential|privatekey|cookie/;
 // Descriptive keys that only name a kind of secret, never hold one.
 const NOT_SECRET = new Set(['tokentype']);
 
-// Bodies repeat the same few hundred keys: each is classified once. Bounded, since keys are
-// client input (a body of random keys must not grow it without limit).
+// Bodies repeat the same few hundred keys: each is classified once. Bounded in entries and in
+// key length, since keys are client input (random or megabyte keys must not grow it).
 const KEY_CACHE_LIMIT = 4096;
+const KEY_CACHE_MAX_KEY_CHARS = 128;
 const keyCache = new Map<string, boolean>();
 
 /** True when the values of `key` are secrets (case-insensitive, `_`/`-` ignored). */
@@ -28,11 +38,22 @@ export function isSecretKey(key: string): boolean {
   if (secret === undefined) {
     const normalized = key.toLowerCase().replace(/[-_]/g, '');
     secret = !NOT_SECRET.has(normalized) && SECRET_KEY.test(normalized);
-    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-    keyCache.set(key, secret);
+    if (key.length <= KEY_CACHE_MAX_KEY_CHARS) {
+      if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+      keyCache.set(key, secret);
+    }
   }
   return secret;
 }
+
+/** How one body is masked beyond secrets. */
+export interface MaskOptions {
+  /** Keys whose values are hidden as well, at any depth (exact match). */
+  hiddenKeys?: ReadonlySet<string> | undefined;
+}
+
+const hides = (key: string, options: MaskOptions) =>
+  isSecretKey(key) || options.hiddenKeys?.has(key) === true;
 
 /**
  * A deep copy of `value` in which the value of every secret-looking key, at any depth and inside
@@ -61,53 +82,296 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   return masked;
 }
 
-// `password=x` (form or query text) and `"password":"x"` (JSON that did not parse, e.g. cut).
-const SECRET_PAIR =
-  /((?:"[^"]*(?:pass(?:word|wd)|token|secret|authorization|captcha|api[-_]?key|credential|private[-_]?key|cookie)[^"]*"\s*:\s*)"(?:[^"\\]|\\.)*"|(?:[\w.-]*(?:pass(?:word|wd)|token|secret|authorization|captcha|api[-_]?key|credential|private[-_]?key|cookie)[\w.-]*)=[^&\s]*)/gi;
-
-function maskText(text: string): string {
-  return text.replace(SECRET_PAIR, (pair) => {
-    const colon = pair.startsWith('"') ? pair.indexOf(':', pair.indexOf('"', 1)) : -1;
-    if (colon >= 0) return `${pair.slice(0, colon + 1)}"${MASK}"`;
-    return `${pair.slice(0, pair.indexOf('=') + 1)}${MASK}`;
-  });
-}
-
 /** Cuts `text` to the cap, saying how much was left out. */
 export function capText(text: string, max = MAX_STORED_BODY_CHARS): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}…[truncated ${text.length - max} chars]`;
 }
 
+/** Thrown inside the writer once the output is full; never leaves this module. */
+class Full extends Error {}
+
 /**
- * A body as the operation log stores it: masked JSON text, capped at 16 KB. Parsed bodies
- * (objects, arrays) are masked by key; text is parsed as JSON when it can be, otherwise
- * `key=value` and `"key": "value"` pairs with secret-looking keys are masked in place. Binary
- * and streamed bodies are stored as a marker only. Empty bodies are null.
+ * Writes `value` as JSON text with hidden keys masked, and stops as soon as the text reaches
+ * `max` characters or `MAX_VISITED_VALUES` values were visited: a megabyte body costs what its
+ * first 16 KB cost. Same output as `JSON.stringify(maskSecrets(value))` for bodies that fit.
  */
-export function maskBody(body: unknown): string | null {
+function boundedMaskedJson(value: unknown, options: MaskOptions, max: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  let visited = 0;
+  const put = (text: string) => {
+    if (size + text.length > max) {
+      parts.push(text.slice(0, max - size));
+      throw new Full();
+    }
+    parts.push(text);
+    size += text.length;
+  };
+  const write = (item: unknown, depth: number, inArray: boolean): void => {
+    if (++visited > MAX_VISITED_VALUES) throw new Full();
+    if (item !== null && typeof item === 'object') {
+      const toJSON = (item as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') item = (toJSON as () => unknown).call(item);
+    }
+    switch (typeof item) {
+      case 'string':
+        // Only what can still be stored is escaped: a megabyte string costs its first 16 KB.
+        put(JSON.stringify(item.length > max - size ? item.slice(0, max - size + 1) : item));
+        return;
+      case 'number':
+        put(Number.isFinite(item) ? String(item) : 'null');
+        return;
+      case 'boolean':
+        put(String(item));
+        return;
+      case 'bigint':
+        put(String(item));
+        return;
+      case 'object':
+        break;
+      default:
+        // undefined, functions and symbols: left out of objects, null in arrays (JSON's rule).
+        if (inArray) put('null');
+        return;
+    }
+    if (item === null) return put('null');
+    if (depth >= MAX_DEPTH) return put('"[too deep]"');
+    if (Array.isArray(item)) {
+      put('[');
+      for (let k = 0; k < item.length; k++) {
+        if (k > 0) put(',');
+        write(item[k], depth + 1, true);
+      }
+      return put(']');
+    }
+    put('{');
+    let first = true;
+    for (const key in item) {
+      if (!Object.hasOwn(item, key)) continue;
+      const member = (item as Record<string, unknown>)[key];
+      const kind = typeof member;
+      if (kind === 'undefined' || kind === 'function' || kind === 'symbol') continue;
+      put(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      first = false;
+      if (hides(key, options)) put(`"${MASK}"`);
+      else write(member, depth + 1, false);
+    }
+    put('}');
+  };
+  try {
+    write(value, 0, false);
+    return parts.join('');
+  } catch (err) {
+    if (err instanceof Full) return `${parts.join('')}${TRUNCATED}`;
+    throw err;
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const EQUALS = 0x3d;
+
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** Characters of a `key=value` key: letters, digits, `_ . - [ ] %`. */
+function isKeyChar(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    c === 0x5f ||
+    c === 0x2e ||
+    c === 0x2d ||
+    c === 0x5b ||
+    c === 0x5d ||
+    c === 0x25
+  );
+}
+
+/** Where the value of a `key=value` pair ends: `&`, `;` or whitespace (a quote may be escaped). */
+const endsPairValue = (c: number) => c === 0x26 || c === 0x3b || isSpace(c);
+
+/** The index of the quote closing the JSON string opened at `start`, or -1 if unterminated. */
+function closingQuote(text: string, start: number, end: number): number {
+  let j = start + 1;
+  while (j < end) {
+    const c = text.charCodeAt(j);
+    if (c === BACKSLASH) j += 2;
+    else if (c === QUOTE) return j;
+    else j++;
+  }
+  return -1;
+}
+
+/** The index after the JSON string opened at `start`, or `end` if unterminated. */
+function stringEnd(text: string, start: number, end: number): number {
+  const close = closingQuote(text, start, end);
+  return close < 0 ? end : close + 1;
+}
+
+function skipSpace(text: string, from: number, end: number): number {
+  while (from < end && isSpace(text.charCodeAt(from))) from++;
+  return from;
+}
+
+/** The index after the JSON value at `start` (nested values by bracket count), or `end`. */
+function valueEnd(text: string, start: number, end: number): number {
+  const first = text.charCodeAt(start);
+  if (first === QUOTE) return stringEnd(text, start, end);
+  if (first === 0x7b || first === 0x5b) {
+    let depth = 0;
+    let j = start;
+    while (j < end) {
+      const c = text.charCodeAt(j);
+      if (c === QUOTE) {
+        j = stringEnd(text, j, end);
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d) && --depth === 0) return j + 1;
+      j++;
+    }
+    return end;
+  }
+  let j = start;
+  while (j < end) {
+    const c = text.charCodeAt(j);
+    if (c === 0x2c || c === 0x7d || c === 0x5d || isSpace(c)) break;
+    j++;
+  }
+  return j;
+}
+
+/** A JSON key token's text (escapes resolved when it is complete), for classification. */
+function keyText(token: string): string {
+  try {
+    return JSON.parse(token) as string;
+  } catch {
+    return token.slice(1).replace(/"$/, '');
+  }
+}
+
+/** A form key (percent-decoded when it decodes), for classification. */
+function formKeyText(raw: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Masks `text[from, end)` in one forward pass (every character is looked at a bounded number of
+ * times, so the work is linear in its length; no backtracking regex): the value of every JSON
+ * member whose key hides it (`"password": "x"`, `"token": {…}`, `"form": […]`, unterminated at a
+ * cut included) becomes `"***"`, and so does the value of every `key=value` pair with a secret
+ * key, outside strings and inside them (a query string in a JSON value).
+ */
+function maskTextRange(
+  text: string,
+  from: number,
+  end: number,
+  options: MaskOptions,
+  inString: boolean,
+): string {
+  let out = '';
+  let i = from;
+  let copied = from;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE && !inString) {
+      const quote = closingQuote(text, i, end);
+      const close = quote < 0 ? end : quote + 1;
+      const colon = skipSpace(text, close, end);
+      if (colon < end && text.charCodeAt(colon) === COLON) {
+        if (hides(keyText(text.slice(i, close)), options)) {
+          const value = skipSpace(text, colon + 1, end);
+          out += `${text.slice(copied, colon + 1)}"${MASK}"`;
+          i = copied = value < end ? valueEnd(text, value, end) : end;
+          continue;
+        }
+        i = close;
+        continue;
+      }
+      // A string value: pairs inside it (`"https://x/?token=abc"`) are masked too.
+      const contentEnd = quote < 0 ? end : quote;
+      out += text.slice(copied, i + 1) + maskTextRange(text, i + 1, contentEnd, options, true);
+      copied = contentEnd;
+      i = close;
+      continue;
+    }
+    if (isKeyChar(c)) {
+      let j = i + 1;
+      while (j < end && isKeyChar(text.charCodeAt(j))) j++;
+      if (
+        j < end &&
+        text.charCodeAt(j) === EQUALS &&
+        hides(formKeyText(text.slice(i, j)), options)
+      ) {
+        let k = j + 1;
+        while (k < end && !endsPairValue(text.charCodeAt(k))) k++;
+        out += `${text.slice(copied, j + 1)}${MASK}`;
+        i = copied = k;
+        continue;
+      }
+      i = j;
+      continue;
+    }
+    i++;
+  }
+  return out + text.slice(copied, end);
+}
+
+/** `text` with secrets masked as text (see `maskTextRange`); linear in its length. */
+export function maskText(text: string, options: MaskOptions = {}): string {
+  return maskTextRange(text, 0, text.length, options, false);
+}
+
+/** `text` parsed as JSON when it looks like JSON and is small enough to parse; else undefined. */
+export function parseSmallJson(text: string): unknown {
+  if (text.length > MAX_PARSED_TEXT_CHARS) return undefined;
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A body as the operation log stores it: masked JSON text, capped at 16 KB, the work bounded by
+ * the cap rather than the body's size. Parsed bodies (objects, arrays) are masked by key while
+ * written, stopping at the cap. Text up to 64 KB that parses as JSON is masked the same way;
+ * other text is cut to the cap first and then masked as text in one linear pass (`key=value`
+ * and `"key": value` pairs). Binary and streamed bodies are stored as a marker only. Empty
+ * bodies are null.
+ */
+export function maskBody(body: unknown, options: MaskOptions = {}): string | null {
   if (body === undefined || body === null || body === '') return null;
   if (Buffer.isBuffer(body) || body instanceof Uint8Array)
     return `[binary ${body.byteLength} bytes]`;
   if (typeof body === 'string') {
-    if (body.length > MAX_PARSED_TEXT_CHARS) return `[body of ${body.length} chars not recorded]`;
-    const first = body.trimStart()[0];
-    if (first === '{' || first === '[') {
-      try {
-        return capText(JSON.stringify(maskSecrets(JSON.parse(body))));
-      } catch {
-        // not JSON after all: masked as text below
-      }
-    }
-    return capText(maskText(body));
+    const parsed = parseSmallJson(body);
+    if (parsed !== undefined) return boundedMaskedJson(parsed, options, MAX_STORED_BODY_CHARS);
+    // Cut first, then mask what is kept; masking may lengthen it (`***` for a short value), so
+    // the result is cut again: removing characters never reveals a masked value.
+    const masked = maskText(body.slice(0, MAX_STORED_BODY_CHARS), options);
+    const left = body.length - Math.min(body.length, MAX_STORED_BODY_CHARS);
+    if (left === 0 && masked.length <= MAX_STORED_BODY_CHARS) return masked;
+    const cut = masked.slice(0, MAX_STORED_BODY_CHARS);
+    return left > 0 ? `${cut}…[truncated ${left} chars]` : `${cut}${TRUNCATED}`;
   }
   if (typeof body === 'object') {
     if (typeof (body as { pipe?: unknown }).pipe === 'function') return '[stream]';
     try {
-      return capText(JSON.stringify(maskSecrets(body)));
+      return boundedMaskedJson(body, options, MAX_STORED_BODY_CHARS);
     } catch {
       return '[unserializable body]';
     }
   }
-  return capText(String(body));
+  return boundedMaskedJson(body, options, MAX_STORED_BODY_CHARS);
 }

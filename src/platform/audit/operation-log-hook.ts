@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceMetrics } from '../metrics/metrics.js';
-import { maskBody } from './masking.js';
+import { maskBody, parseSmallJson, type MaskOptions } from './masking.js';
 import type { DropCounter, OperationLogEntry, OperationLogRecorder } from './operation-log.js';
 
 const API_PREFIX = '/api/v1';
@@ -32,15 +32,15 @@ export function moduleAndAction(
   return { module, action: `${method} ${pattern}`.slice(0, MAX_SHORT_CHARS) };
 }
 
-function parseJson(payload: unknown): unknown {
-  if (typeof payload !== 'string') return payload;
-  const first = payload.trimStart()[0];
-  if (first !== '{' && first !== '[') return payload;
-  try {
-    return JSON.parse(payload);
-  } catch {
-    return payload;
-  }
+// BPM bodies carry form values (`form`; `inputs`, the form values a simulated condition read):
+// who may see them is BPM's rule, and readers of the operation log are not its participants.
+const BPM_PREFIX = `${API_PREFIX}/bpm/`;
+const BPM_MASKING: MaskOptions = { hiddenKeys: new Set(['form', 'inputs']) };
+const NO_EXTRA_MASKING: MaskOptions = {};
+
+/** How the bodies of a request to `path` are masked beyond secrets. */
+export function maskingFor(path: string): MaskOptions {
+  return path.startsWith(BPM_PREFIX) ? BPM_MASKING : NO_EXTRA_MASKING;
 }
 
 const field = (value: unknown, key: string): unknown =>
@@ -57,17 +57,23 @@ export function entryOf(
   now = new Date(),
 ): OperationLogEntry {
   const path = request.url.split('?')[0]!;
-  const response = parseJson(responsePayload);
+  // Parsed only when small (bounded work); larger answers are cut and masked as text.
+  const parsed = typeof responsePayload === 'string' ? parseSmallJson(responsePayload) : undefined;
+  const response = parsed ?? responsePayload;
   const principal = (request as { principal?: FastifyRequest['principal'] }).principal ?? null;
-  // A request without a token (login, refresh): the user the response names, else the tenant the
-  // request named (resolved by code when written), else the default tenant.
+  // A request without a token is attributed only to what the server itself established: the
+  // user a successful sign-in answers with. Anything else (a failed sign-in, a refusal) is
+  // anonymous: recorded in the default tenant and flagged, never in the tenant a body names.
   const user = reply.statusCode < 400 ? field(field(response, 'data'), 'user') : undefined;
+  const userId = principal?.userId ?? asId(field(user, 'id'));
+  const tenantId = principal?.tenantId ?? (userId === null ? null : asId(field(user, 'tenant_id')));
   const body = request.body;
   const userHeader = request.headers['user-agent'];
+  const masking = maskingFor(path);
   return {
-    tenantId: principal?.tenantId ?? asId(field(user, 'tenant_id')),
-    tenantCode: principal ? null : asText(field(body, 'tenant_code')),
-    userId: principal?.userId ?? asId(field(user, 'id')),
+    tenantId,
+    anonymous: tenantId === null,
+    userId: tenantId === null ? null : userId,
     username: (
       principal?.username ??
       asText(field(user, 'username')) ??
@@ -82,8 +88,8 @@ export function entryOf(
     userAgent: (typeof userHeader === 'string' ? userHeader : '').slice(0, 512),
     latencyMs: Math.max(0, Math.round(reply.elapsedTime)),
     requestId: request.id,
-    requestBody: maskBody(body),
-    responseBody: maskBody(response),
+    requestBody: maskBody(body, masking),
+    responseBody: maskBody(response, masking),
     createdAt: now,
   };
 }

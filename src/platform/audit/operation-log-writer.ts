@@ -22,18 +22,21 @@ export type OperationLogTables = {
     request_body: string | null;
     response_body: string | null;
     created_at: Date;
+    /** No principal was established (migration 0015); default false. */
+    anonymous: Generated<boolean>;
   };
 };
 
-/** The tenant every request without a resolvable tenant is attributed to (`default`). */
+/** The tenant anonymous requests are stored in (`default`, the platform operators'). */
 export const DEFAULT_TENANT_ID = 1;
 
 /** A batch still running after this is cancelled by the server (PostgreSQL). */
 export const WRITE_STATEMENT_TIMEOUT_MS = 2000;
 
 /**
- * One INSERT for a batch, its rows passed as a single JSON parameter (`jsonRecords`). A request without a token is attributed to the tenant whose code it named, else to
- * `default`.
+ * One INSERT for a batch, its rows passed as a single JSON parameter (`jsonRecords`). An
+ * anonymous entry (no tenant established) goes to `default`, flagged `anonymous`; the tenant a
+ * request body names is never used (anyone could name any tenant).
  */
 export async function insertOperationLogs(
   db: Kysely<OperationLogTables>,
@@ -41,16 +44,18 @@ export async function insertOperationLogs(
 ): Promise<void> {
   if (entries.length === 0) return;
   await sql`
-    INSERT INTO audit_operation_logs (tenant_id, user_id, username, module, action, method, path,
-      status, ip, user_agent, latency_ms, request_id, request_body, response_body, created_at)
-    SELECT coalesce(e."tenantId", t.id, ${DEFAULT_TENANT_ID}), e."userId", e.username, e.module,
-      e.action, e.method, e.path, e.status, e.ip, e."userAgent", e."latencyMs", e."requestId",
-      e."requestBody", e."responseBody", e."createdAt"
+    INSERT INTO audit_operation_logs (tenant_id, anonymous, user_id, username, module, action,
+      method, path, status, ip, user_agent, latency_ms, request_id, request_body, response_body,
+      created_at)
+    SELECT coalesce(e."tenantId", ${DEFAULT_TENANT_ID}), e.anonymous, e."userId", e.username,
+      e.module, e.action, e.method, e.path, e.status, e.ip, e."userAgent", e."latencyMs",
+      e."requestId", e."requestBody", e."responseBody", e."createdAt"
     FROM json_to_recordset(${jsonRecords(entries)}::json) AS e("tenantId" bigint,
-      "tenantCode" text, "userId" bigint, username text, module text, action text,
+      anonymous boolean, "userId" bigint, username text, module text, action text,
       method text, path text, status integer, ip text, "userAgent" text, "latencyMs" integer,
-      "requestId" text, "requestBody" text, "responseBody" text, "createdAt" timestamptz)
-    LEFT JOIN iam_tenants t ON e."tenantId" IS NULL AND t.code = e."tenantCode"`.execute(db);
+      "requestId" text, "requestBody" text, "responseBody" text, "createdAt" timestamptz)`.execute(
+    db,
+  );
 }
 
 export interface OperationLogSink {

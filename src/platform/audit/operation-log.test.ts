@@ -13,7 +13,7 @@ const logger = pino({ level: 'silent' });
 
 const entry = (n: number): OperationLogEntry => ({
   tenantId: 1,
-  tenantCode: null,
+  anonymous: false,
   userId: 1,
   username: 'admin',
   module: 'users',

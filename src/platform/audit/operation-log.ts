@@ -2,10 +2,13 @@ import type { Logger } from 'pino';
 
 /** One API request as the operation log keeps it (bodies already masked and capped). */
 export interface OperationLogEntry {
-  /** The caller's tenant; null when the request named none it could be read from. */
+  /**
+   * The caller's tenant (from the token, or from the user a sign-in answered with); null for an
+   * anonymous request, which is stored in the default tenant.
+   */
   tenantId: number | null;
-  /** For requests without a token: the `tenant_code` they named, resolved when written. */
-  tenantCode: string | null;
+  /** True when no principal was established: the username is what the request claimed. */
+  anonymous: boolean;
   userId: number | null;
   username: string;
   module: string;

@@ -1,7 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { HttpApp } from '../http/server.js';
 import { AppError, ERROR_CODES } from '../http/errors.js';
-import { hasPermission, principalFromHeaders, type Principal } from './principal.js';
+import type { PermissionCode } from './permissions.js';
+import { normalizePath } from '../http/request-path.js';
+import {
+  gatewayContextFromHeaders,
+  hasPermission,
+  type GatewayContext,
+  type Principal,
+} from './principal.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,11 +17,44 @@ declare module 'fastify' {
   }
 }
 
+/** The path a gateway signature covers: normalised, or the raw path when it does not decode. */
+export const signedPathOf = (url: string) => normalizePath(url) ?? url.split('?', 1)[0]!;
+
+/**
+ * The client address comes from the gateway's signed header set or from the socket, never from
+ * a client's `X-Forwarded-For`: the header is removed before anything reads `request.ip`, and
+ * set back only to the address the gateway signed (the services trust exactly one hop).
+ */
+function verifiedContext(request: FastifyRequest, signingSecret: string): GatewayContext | null {
+  delete request.raw.headers['x-forwarded-for'];
+  const context = gatewayContextFromHeaders(
+    request.raw.headers,
+    { requestId: request.id, method: request.method, path: signedPathOf(request.url) },
+    signingSecret,
+  );
+  if (context) request.raw.headers['x-forwarded-for'] = context.clientIp;
+  return context;
+}
+
 /** Verifies the gateway's signed identity headers on every request of a service. */
 export function trustGatewayHeaders(app: HttpApp, signingSecret: string): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
-    request.principal = principalFromHeaders(request.headers, request.id, signingSecret);
+    request.principal = verifiedContext(request, signingSecret)?.principal ?? null;
+  });
+}
+
+/**
+ * For a service that checks Bearer tokens itself (BPM): only the client address is taken from
+ * the gateway's signed set; an unsigned or bad set leaves the socket address.
+ */
+export function trustGatewayClientIp(app: HttpApp, signingSecret: string): void {
+  app.addHook('onRequest', async (request) => {
+    try {
+      verifiedContext(request, signingSecret);
+    } catch {
+      delete request.raw.headers['x-forwarded-for'];
+    }
   });
 }
 
@@ -48,8 +88,11 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-/** Route pre-handler: the caller must hold `code` (or `*`, or a `prefix:*` grant). */
-export function requirePermission(code: string) {
+/**
+ * Route pre-handler: the caller must hold `code` (or `*`, or a `prefix:*` grant). Only codes of
+ * the catalogue (permissions.ts) are accepted, so a route cannot require a code no role lists.
+ */
+export function requirePermission(code: PermissionCode) {
   return async (request: FastifyRequest) => {
     const principal = principalOf(request);
     if (!hasPermission(principal, code)) {

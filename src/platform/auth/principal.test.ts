@@ -3,10 +3,12 @@ import { AppError } from '../http/errors.js';
 import {
   hasPermission,
   normalizePermissions,
-  principalFromHeaders,
-  signedAuthHeaders,
+  gatewayContextFromHeaders,
+  signedGatewayHeaders,
   stripAuthHeaders,
+  type GatewayContext,
   type Principal,
+  type SignedTarget,
 } from './principal.js';
 
 const SECRET = 'test-signing-secret';
@@ -32,9 +34,8 @@ describe('permission header', () => {
 
   it('refuses a permission set over 16 KB instead of truncating it', () => {
     const many = Array.from({ length: 2000 }, (_, i) => `module:feature:action${i}`);
-    expect(() => signedAuthHeaders({ ...principal, permissions: many }, 'r1', SECRET)).toThrow(
-      AppError,
-    );
+    const context = { principal: { ...principal, permissions: many }, clientIp: '::1' };
+    expect(() => signedGatewayHeaders(context, TARGET, SECRET)).toThrow(AppError);
   });
 
   it('grants exact codes, * and prefix wildcards only', () => {
@@ -45,39 +46,80 @@ describe('permission header', () => {
   });
 });
 
+const TARGET: SignedTarget = { requestId: 'req-1', method: 'GET', path: '/api/v1/users' };
+const signed = (
+  target = TARGET,
+  now?: number,
+  context: GatewayContext = { principal, clientIp: '203.0.113.7' },
+) => signedGatewayHeaders(context, target, SECRET, now);
+
 describe('signed identity headers', () => {
   it('round-trip through signing and verification', () => {
-    const headers = signedAuthHeaders(principal, 'req-1', SECRET);
-    expect(principalFromHeaders(headers, 'req-1', SECRET)).toEqual(principal);
+    expect(gatewayContextFromHeaders(signed(), TARGET, SECRET)).toEqual({
+      principal,
+      clientIp: '203.0.113.7',
+    });
   });
 
-  it('treat a request without identity headers as anonymous', () => {
-    expect(principalFromHeaders({ host: 'x' }, 'req-1', SECRET)).toBeNull();
+  it('carry only the client address on a public route', () => {
+    const headers = signed(TARGET, undefined, { principal: null, clientIp: '198.51.100.2' });
+    expect(headers['x-auth-user-id']).toBeUndefined();
+    expect(gatewayContextFromHeaders(headers, TARGET, SECRET)).toEqual({
+      principal: null,
+      clientIp: '198.51.100.2',
+    });
+  });
+
+  it('treat a request without identity headers as not from the gateway', () => {
+    expect(gatewayContextFromHeaders({ host: 'x' }, TARGET, SECRET)).toBeNull();
+  });
+
+  it('carry a fresh server-generated nonce on every request', () => {
+    expect(signed()['x-auth-nonce']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(signed()['x-auth-nonce']).not.toBe(signed()['x-auth-nonce']);
   });
 
   it.each([
     ['a tampered user id', { 'x-auth-user-id': '1' }],
     ['a tampered permission list', { 'x-auth-permissions': '*' }],
+    ['a tampered client address', { 'x-auth-client-ip': '10.0.0.1' }],
+    ['a tampered nonce', { 'x-auth-nonce': 'n' }],
     ['a forged signature', { 'x-auth-signature': 'f'.repeat(64) }],
     ['a malformed signature', { 'x-auth-signature': 'not-hex' }],
   ])('refuse %s', (_label, change) => {
-    const headers = { ...signedAuthHeaders(principal, 'req-1', SECRET), ...change };
-    expect(() => principalFromHeaders(headers, 'req-1', SECRET)).toThrow(/untrusted/);
+    const headers = { ...signed(), ...change };
+    expect(() => gatewayContextFromHeaders(headers, TARGET, SECRET)).toThrow(/untrusted/);
   });
 
-  it('refuse headers signed with another key or for another request', () => {
-    const headers = signedAuthHeaders(principal, 'req-1', SECRET);
-    expect(() => principalFromHeaders(headers, 'req-1', 'other')).toThrow(/untrusted/);
-    expect(() => principalFromHeaders(headers, 'req-2', SECRET)).toThrow(/untrusted/);
+  it('refuse a principal header set with one header removed (not anonymous)', () => {
+    const headers: Record<string, string> = signed();
+    delete headers['x-auth-permissions'];
+    expect(() => gatewayContextFromHeaders(headers, TARGET, SECRET)).toThrow(/untrusted/);
   });
 
-  it('refuse stale headers (replay)', () => {
-    const headers = signedAuthHeaders(principal, 'req-1', SECRET, Date.now() - 120_000);
-    expect(() => principalFromHeaders(headers, 'req-1', SECRET)).toThrow(/untrusted/);
+  it('refuse headers signed with another key', () => {
+    expect(() => gatewayContextFromHeaders(signed(), TARGET, 'other')).toThrow(/untrusted/);
+  });
+
+  it.each([
+    ['another request id', { requestId: 'req-2' }],
+    ['another method', { method: 'DELETE' }],
+    ['another route', { path: '/api/v1/roles' }],
+    ['a sub-path', { path: '/api/v1/users/1' }],
+  ])('refuse a captured set replayed with %s', (_label, change) => {
+    const headers = signed();
+    expect(() => gatewayContextFromHeaders(headers, { ...TARGET, ...change }, SECRET)).toThrow(
+      /untrusted/,
+    );
+  });
+
+  it('refuse stale headers (replay later)', () => {
+    const headers = signed(TARGET, Date.now() - 120_000);
+    expect(() => gatewayContextFromHeaders(headers, TARGET, SECRET)).toThrow(/untrusted/);
   });
 
   it('refuse a lone spoofed header', () => {
-    expect(() => principalFromHeaders({ 'x-auth-user-id': '1' }, 'req-1', SECRET)).toThrow(
+    expect(() => gatewayContextFromHeaders({ 'x-auth-user-id': '1' }, TARGET, SECRET)).toThrow(
       /untrusted/,
     );
   });

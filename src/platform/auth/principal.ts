@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError, ERROR_CODES } from '../http/errors.js';
 
@@ -28,9 +28,42 @@ const HEADER = {
   platformAdmin: 'x-auth-platform-admin',
   permissions: 'x-auth-permissions',
   sessionId: 'x-auth-session-id',
+  clientIp: 'x-auth-client-ip',
+  nonce: 'x-auth-nonce',
   timestamp: 'x-auth-timestamp',
   signature: 'x-auth-signature',
 } as const;
+
+const PRINCIPAL_HEADERS = [
+  HEADER.userId,
+  HEADER.tenantId,
+  HEADER.username,
+  HEADER.roles,
+  HEADER.deptId,
+  HEADER.platformAdmin,
+  HEADER.permissions,
+  HEADER.sessionId,
+] as const;
+
+/**
+ * What the signature binds a header set to: the request id, the method and the normalised path
+ * the service will answer. A captured set replayed to another route or with another method
+ * fails verification; a server-generated nonce and the timestamp travel inside the set.
+ */
+export interface SignedTarget {
+  requestId: string;
+  method: string;
+  /** `normalizePath` of the URL the service receives. */
+  path: string;
+}
+
+/** What the gateway vouches for on a proxied request. */
+export interface GatewayContext {
+  /** Null on public routes (no forward-auth): only the client address is vouched for. */
+  principal: Principal | null;
+  /** The client address the gateway established (socket, or its trusted proxies). */
+  clientIp: string;
+}
 
 /** The permission header value: deduplicated, sorted, `*` alone for a super admin. */
 export function normalizePermissions(codes: Iterable<string>): string[] {
@@ -55,13 +88,14 @@ export function stripAuthHeaders(headers: IncomingHttpHeaders): void {
   }
 }
 
-function sign(secret: string, requestId: string, values: string[]): string {
+function sign(secret: string, target: SignedTarget, values: (string | undefined)[]): string {
+  // JSON keeps the fields apart whatever they contain (a path may hold any decoded character).
   return createHmac('sha256', secret)
-    .update(`${requestId}\n${values.join('\n')}`)
+    .update(JSON.stringify([target.requestId, target.method.toUpperCase(), target.path, values]))
     .digest('hex');
 }
 
-function valuesOf(p: Principal, timestamp: string): string[] {
+function principalValues(p: Principal): string[] {
   return [
     String(p.userId),
     String(p.tenantId),
@@ -71,36 +105,42 @@ function valuesOf(p: Principal, timestamp: string): string[] {
     p.platformAdmin ? 'true' : 'false',
     p.permissions.join(','),
     String(p.sessionId),
-    timestamp,
   ];
 }
 
-/** The headers the gateway injects for a verified principal, bound to the request id. */
-export function signedAuthHeaders(
-  principal: Principal,
-  requestId: string,
+/** The headers the gateway injects on a proxied request, bound to its id, method and path. */
+export function signedGatewayHeaders(
+  context: GatewayContext,
+  target: SignedTarget,
   secret: string,
   now = Date.now(),
+  nonce: string = randomUUID(),
 ): Record<string, string> {
-  const permissions = principal.permissions.join(',');
-  if (Buffer.byteLength(permissions) > MAX_PERMISSION_HEADER_BYTES) {
-    // Fail closed: a truncated permission list would silently drop grants.
-    throw new AppError(ERROR_CODES.FORBIDDEN, 'permission set exceeds the 16 KB header limit');
+  const { principal } = context;
+  const headers: Record<string, string> = {};
+  if (principal) {
+    const permissions = principal.permissions.join(',');
+    if (Buffer.byteLength(permissions) > MAX_PERMISSION_HEADER_BYTES) {
+      // Fail closed: a truncated permission list would silently drop grants.
+      throw new AppError(ERROR_CODES.FORBIDDEN, 'permission set exceeds the 16 KB header limit');
+    }
+    principalValues(principal).forEach((value, i) => (headers[PRINCIPAL_HEADERS[i]!] = value));
   }
-  const timestamp = String(now);
-  const values = valuesOf(principal, timestamp);
-  return {
-    [HEADER.userId]: values[0]!,
-    [HEADER.tenantId]: values[1]!,
-    [HEADER.username]: values[2]!,
-    [HEADER.roles]: values[3]!,
-    [HEADER.deptId]: values[4]!,
-    [HEADER.platformAdmin]: values[5]!,
-    [HEADER.permissions]: values[6]!,
-    [HEADER.sessionId]: values[7]!,
-    [HEADER.timestamp]: timestamp,
-    [HEADER.signature]: sign(secret, requestId, values),
-  };
+  headers[HEADER.clientIp] = context.clientIp;
+  headers[HEADER.nonce] = nonce;
+  headers[HEADER.timestamp] = String(now);
+  headers[HEADER.signature] = sign(secret, target, signedValues(headers));
+  return headers;
+}
+
+/** Every signed header's value, in a fixed order; absent principal headers stay absent. */
+function signedValues(headers: Record<string, string | undefined>): (string | undefined)[] {
+  return [
+    ...PRINCIPAL_HEADERS.map((h) => headers[h]),
+    headers[HEADER.clientIp],
+    headers[HEADER.nonce],
+    headers[HEADER.timestamp],
+  ];
 }
 
 function one(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -109,45 +149,47 @@ function one(headers: IncomingHttpHeaders, name: string): string | undefined {
 }
 
 /**
- * Reads the gateway's `X-Auth-*` headers. No auth headers → null (anonymous). Any auth header
- * with a missing, stale or wrong signature → 401: services trust only the gateway.
+ * Reads the gateway's `X-Auth-*` headers. None at all → null (not through the gateway). Any
+ * with a missing, stale or wrong signature, or signed for another request id, method or path →
+ * 401: services trust only the gateway.
  */
-export function principalFromHeaders(
+export function gatewayContextFromHeaders(
   headers: IncomingHttpHeaders,
-  requestId: string,
+  target: SignedTarget,
   secret: string,
   now = Date.now(),
-): Principal | null {
+): GatewayContext | null {
   const present = Object.keys(headers).some((h) => h.startsWith('x-auth-'));
   if (!present) return null;
   const refuse = () => new AppError(ERROR_CODES.UNAUTHENTICATED, 'untrusted identity headers');
-  const raw = [
-    HEADER.userId,
-    HEADER.tenantId,
-    HEADER.username,
-    HEADER.roles,
-    HEADER.deptId,
-    HEADER.platformAdmin,
-    HEADER.permissions,
-    HEADER.sessionId,
-    HEADER.timestamp,
-  ].map((h) => one(headers, h));
+  const read: Record<string, string | undefined> = {};
+  for (const name of [...PRINCIPAL_HEADERS, HEADER.clientIp, HEADER.nonce, HEADER.timestamp]) {
+    read[name] = one(headers, name);
+  }
   const signature = one(headers, HEADER.signature);
-  if (raw.some((v) => v === undefined) || !signature || !/^[0-9a-f]{64}$/.test(signature))
-    throw refuse();
-  const values = raw as string[];
-  const expected = Buffer.from(sign(secret, requestId, values), 'hex');
+  if (!signature || !/^[0-9a-f]{64}$/.test(signature)) throw refuse();
+  if (!read[HEADER.clientIp] || !read[HEADER.nonce] || !read[HEADER.timestamp]) throw refuse();
+  const principalParts = PRINCIPAL_HEADERS.map((h) => read[h]);
+  const anonymous = principalParts.every((v) => v === undefined);
+  if (!anonymous && principalParts.some((v) => v === undefined)) throw refuse();
+  const expected = Buffer.from(sign(secret, target, signedValues(read)), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw refuse();
-  const age = now - Number(values[8]);
+  const age = now - Number(read[HEADER.timestamp]);
   if (!Number.isFinite(age) || Math.abs(age) > MAX_SIGNATURE_AGE_MS) throw refuse();
+  const clientIp = read[HEADER.clientIp]!;
+  if (anonymous) return { principal: null, clientIp };
+  const values = principalParts as string[];
   return {
-    userId: Number(values[0]),
-    tenantId: Number(values[1]),
-    username: decodeURIComponent(values[2]!),
-    roles: values[3] === '' ? [] : values[3]!.split(',').map(decodeURIComponent),
-    deptId: values[4] === '' ? null : Number(values[4]),
-    platformAdmin: values[5] === 'true',
-    permissions: values[6] === '' ? [] : values[6]!.split(','),
-    sessionId: Number(values[7]),
+    clientIp,
+    principal: {
+      userId: Number(values[0]),
+      tenantId: Number(values[1]),
+      username: decodeURIComponent(values[2]!),
+      roles: values[3] === '' ? [] : values[3]!.split(',').map(decodeURIComponent),
+      deptId: values[4] === '' ? null : Number(values[4]),
+      platformAdmin: values[5] === 'true',
+      permissions: values[6] === '' ? [] : values[6]!.split(','),
+      sessionId: Number(values[7]),
+    },
   };
 }

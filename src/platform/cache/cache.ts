@@ -15,8 +15,8 @@ export interface Cache {
   del(...keys: string[]): Promise<void>;
   /** Reads and deletes in one step: a value can be taken once (captcha answers). */
   take(key: string): Promise<string | null>;
-  /** Increments a counter; the window (TTL) starts with the first increment. */
-  increment(key: string, windowMs: number): Promise<number>;
+  /** Adds `by` (default 1) to a counter; the window (TTL) starts with the first increment. */
+  increment(key: string, windowMs: number, by?: number): Promise<number>;
   /** Token bucket: refills `ratePerSecond`, holds at most `burst`, one token per call. */
   takeToken(key: string, ratePerSecond: number, burst: number): Promise<BucketResult>;
   ping(): Promise<void>;
@@ -85,9 +85,9 @@ export class MemoryCache implements Cache {
     return value;
   }
 
-  async increment(key: string, windowMs: number) {
+  async increment(key: string, windowMs: number, by = 1) {
     const entry = this.live(key);
-    const next = entry ? Number(entry.value) + 1 : 1;
+    const next = (entry ? Number(entry.value) : 0) + by;
     this.entries.set(key, {
       value: String(next),
       expiresAt: entry?.expiresAt ?? this.now() + windowMs,
@@ -186,10 +186,10 @@ class RedisCache implements Cache {
     return this.redis.getdel(key);
   }
 
-  async increment(key: string, windowMs: number) {
+  async increment(key: string, windowMs: number, by = 1) {
     const [[, count]] = (await this.redis
       .multi()
-      .incr(key)
+      .incrby(key, by)
       .pexpire(key, windowMs, 'NX')
       .exec()) as [[Error | null, number], [Error | null, number]];
     return count;

@@ -23,6 +23,11 @@ export const errorEnvelope = z.object({
 });
 
 export const MAX_PAGE_SIZE = 100;
+/**
+ * The highest `page`: no list has a billion pages, and past it the offset would leave the range
+ * of exact integers (2^53) and reach the database as a value it cannot read (a 500).
+ */
+export const MAX_PAGE = 1_000_000_000;
 
 /** Query schema fragment: `page` and `page_size` as strings, parsed by `parsePage`. */
 export const pageQuery = {
@@ -36,7 +41,10 @@ export interface Page {
   offset: number;
 }
 
-/** `page` defaults to 1, `page_size` to 10 and is clamped at 100; anything not a positive integer is a 400. */
+/**
+ * `page` defaults to 1, `page_size` to 10 and is clamped at 100; anything not a positive integer,
+ * and a `page` above 10^9, is a 400 (40000).
+ */
 export function parsePage(query: {
   page?: string | undefined;
   page_size?: string | undefined;
@@ -52,6 +60,11 @@ export function parsePage(query: {
     return Number(raw);
   };
   const page = read('page', 1);
+  if (page > MAX_PAGE) {
+    throw new AppError(ERROR_CODES.BAD_REQUEST, `page must be at most ${MAX_PAGE}`, {
+      fields: [{ field: 'page', rule: 'range', message: `must be at most ${MAX_PAGE}` }],
+    });
+  }
   const pageSize = Math.min(read('page_size', 10), MAX_PAGE_SIZE);
   return { page, pageSize, offset: (page - 1) * pageSize };
 }

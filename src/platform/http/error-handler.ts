@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, ERROR_CODES, type FieldProblem } from './errors.js';
+import { discardRestOfBody } from './body-limit.js';
+import { AppError, ERROR_CODES, type ErrorCode, type FieldProblem } from './errors.js';
 
 interface ZodLikeIssue {
   keyword: string;
@@ -42,6 +45,28 @@ function fieldsOf(error: FastifyError): FieldProblem[] {
   });
 }
 
+// Fastify's own client errors, by code: each answered with the contract's code, never its own
+// `{"error", "statusCode"}` body.
+const FASTIFY_CODES: Record<string, [ErrorCode, string?]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [ERROR_CODES.BODY_TOO_LARGE],
+  FST_ERR_CTP_INVALID_JSON_BODY: [ERROR_CODES.BAD_REQUEST, 'request body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [ERROR_CODES.BAD_REQUEST, 'request body is not valid JSON'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [ERROR_CODES.UNSUPPORTED_MEDIA_TYPE],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [ERROR_CODES.BAD_REQUEST, 'content length does not match'],
+  FST_ERR_BAD_URL: [ERROR_CODES.BAD_REQUEST, 'malformed URL (invalid percent-encoding)'],
+  FST_ERR_MAX_PARAM_LENGTH: [ERROR_CODES.URI_TOO_LONG],
+};
+
+// Other 4xx statuses a library reports, by status; any other 4xx is a plain 40000.
+const CLIENT_STATUSES: Record<number, ErrorCode> = {
+  404: ERROR_CODES.NOT_FOUND,
+  408: ERROR_CODES.REQUEST_TIMEOUT,
+  413: ERROR_CODES.BODY_TOO_LARGE,
+  414: ERROR_CODES.URI_TOO_LONG,
+  415: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE,
+  431: ERROR_CODES.HEADERS_TOO_LARGE,
+};
+
 /** Maps Fastify's own error codes onto the contract's; everything else is a 500 without internals. */
 export function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
@@ -52,27 +77,24 @@ export function toAppError(error: FastifyError): AppError {
     const code = context === 'body' ? ERROR_CODES.VALIDATION : ERROR_CODES.BAD_REQUEST;
     return new AppError(code, undefined, { fields: fieldsOf(error) });
   }
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(ERROR_CODES.BODY_TOO_LARGE);
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError(ERROR_CODES.BAD_REQUEST, 'request body is not valid JSON');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError(ERROR_CODES.BAD_REQUEST, 'unsupported request body');
-  }
-  if (
-    error instanceof SyntaxError ||
-    (error.statusCode === 400 && !error.code?.startsWith('FST_ERR_RESPONSE'))
-  ) {
-    return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed request');
-  }
-  if (error.statusCode === 413) return new AppError(ERROR_CODES.BODY_TOO_LARGE);
+  const known = typeof error.code === 'string' ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return new AppError(known[0], known[1]);
   // The gateway's proxy could not get an answer from a service (connection refused or reset,
   // timed out): a dependency is down, not an internal error of the gateway.
-  if (error.code?.startsWith('FST_REPLY_FROM_')) {
+  if (typeof error.code === 'string' && error.code.startsWith('FST_REPLY_FROM_')) {
     return new AppError(ERROR_CODES.UNAVAILABLE, 'upstream service unavailable');
+  }
+  if (error instanceof SyntaxError)
+    return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed request');
+  const status = error.statusCode;
+  if (
+    typeof status === 'number' &&
+    status >= 400 &&
+    status < 500 &&
+    !error.code?.startsWith('FST_ERR_RESPONSE')
+  ) {
+    const code = CLIENT_STATUSES[status];
+    return code ? new AppError(code) : new AppError(ERROR_CODES.BAD_REQUEST, 'malformed request');
   }
   // PostgreSQL class 22, "data exception": a value the client sent that the database cannot
   // hold (a NUL character in text, an id beyond bigint, a string past a column's length).
@@ -85,6 +107,10 @@ export function toAppError(error: FastifyError): AppError {
   return new AppError(ERROR_CODES.INTERNAL);
 }
 
+/**
+ * The one error handler: every error a route, a hook, Fastify itself (bad URL, content type,
+ * JSON, limits: also through `frameworkErrors`) or the proxy raises is answered in the envelope.
+ */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(error);
   if (appError.httpStatus >= 500) {
@@ -95,7 +121,38 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (appError.code === ERROR_CODES.RATE_LIMITED && !reply.hasHeader('retry-after')) {
     reply.header('retry-after', '1');
   }
+  // Errors raised before routing (a bad URL) skip the onRequest hook that sets it.
+  if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
+  // The client may still be sending the refused body: read the rest so it can read the answer.
+  if (appError.code === ERROR_CODES.BODY_TOO_LARGE) discardRestOfBody(request.raw);
   return reply
     .status(appError.httpStatus)
     .send({ code: appError.code, message: appError.message, data: appError.details ?? null });
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (a request line or headers over
+ * the size limit, a malformed request, a timeout): answered in the envelope on the raw socket,
+ * then the connection is closed (the parser cannot go on).
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError(ERROR_CODES.HEADERS_TOO_LARGE)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError(ERROR_CODES.REQUEST_TIMEOUT)
+        : new AppError(ERROR_CODES.BAD_REQUEST, 'malformed HTTP request');
+  const body = JSON.stringify({ code: appError.code, message: appError.message, data: null });
+  // As Node's own handler: never write into a response that has already started.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const status = appError.httpStatus;
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

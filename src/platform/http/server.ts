@@ -9,16 +9,19 @@ import Fastify, {
 import swagger from '@fastify/swagger';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { TrustProxy } from '../../config/trust-proxy.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { recordOperationLogs } from '../audit/operation-log-hook.js';
 import type { OperationLogRecorder } from '../audit/operation-log.js';
 import { AppError, ERROR_CODES } from './errors.js';
-import { handleError } from './error-handler.js';
+import { discardRestOfBody } from './body-limit.js';
+import { handleClientError, handleError } from './error-handler.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -29,12 +32,14 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export interface HttpAppOptions {
   service: string;
   logger: Logger;
   /** Serves `/metrics` from this registry when given (METRICS_ENABLED). */
   metrics?: ServiceMetrics | undefined;
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
   /** Where this app's `/api/v1` requests are recorded (the kernel's recorder); unset: nowhere. */
   operationLog?: OperationLogRecorder | undefined;
 }
@@ -49,8 +54,15 @@ export type HttpApp = FastifyInstance<
 
 /**
  * A Fastify app with the platform's conventions: request ids, the envelope for every error
- * (no stack traces), the 1 MiB body limit, 404 envelope for unknown routes, metrics.
+ * (no stack traces; Fastify's and Node's own refusals included), JSON bodies only, the 1 MiB
+ * body limit, 404 envelope for unknown routes, metrics.
  */
+/** `%00` anywhere after the `?`: a linear scan of the raw URL. */
+export function hasNulInQuery(url: string): boolean {
+  const q = url.indexOf('?');
+  return q >= 0 && url.slice(q).toLowerCase().includes('%00');
+}
+
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
     loggerInstance: options.logger.child({ service: options.service }),
@@ -60,12 +72,24 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       disableRequestLogging: true,
     }),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: options.trustProxy ?? false,
+    // A hop count as proxy-addr's function form (Fastify's types omit the number form).
+    trustProxy:
+      typeof options.trustProxy === 'number'
+        ? trustHops(options.trustProxy)
+        : (options.trustProxy ?? false),
     // Client-sent `__proto__` / `constructor.prototype` keys are refused, not silently kept.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // Errors Fastify answers before routing (bad percent-encoding, an over-long path
+    // parameter) and those of Node's parser go through the envelope too.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>() as unknown as HttpApp;
 
+  // Every route takes JSON bodies (API.md) and nothing else: Fastify's text/plain parser would
+  // hand a route a string it never declared. Anything but JSON is 415 (41500); a route that
+  // takes another type registers its parser in its own plugin.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Collects every route's zod schemas; the OpenAPI document is generated from them.
@@ -79,6 +103,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    // Schemas registered with an id (recursive ones need it) become components they $ref.
+    transformObject: jsonSchemaTransformObject,
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
@@ -90,6 +116,16 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // PostgreSQL text cannot hold NUL: refuse it in the query before any handler runs, so a
+    // streamed answer (a CSV export) never starts on a filter its query will fail on.
+    if (hasNulInQuery(request.url)) {
+      throw new AppError(ERROR_CODES.BAD_REQUEST, 'a query value holds a NUL character');
+    }
+  });
+  // Answered before its body was read: drop the rest (bounded) so the connection goes on.
+  app.addHook('onResponse', (request, _reply, done) => {
+    discardRestOfBody(request.raw);
+    done();
   });
 
   const metrics = options.metrics;

@@ -147,7 +147,10 @@ export function consumeJetStream(
       max_messages: options.batchSize * (BATCHES_IN_FLIGHT + 1),
     });
     iterators.push(messages);
-    if (stopped) await messages.close();
+    if (stopped) {
+      void messages.close().catch(() => undefined); // settles only once read: see stop()
+      return;
+    }
     // Two batches in flight: the next one is prepared (parsed, enriched) while the previous one
     // is being stored. Handlers are idempotent and order-independent, as with two replicas.
     const mine = new Set<Promise<void>>();
@@ -195,7 +198,11 @@ export function consumeJetStream(
     stats,
     async stop() {
       stopped = true;
-      await Promise.all(iterators.map((m) => m.close().catch(() => undefined)));
+      // close() ends the pull subscription at once, but its promise settles only when the loop
+      // reads the iterator up to its end, which a loop waiting on its batches in flight (then
+      // leaving on `stopped`) never does: awaiting it hung stop() whenever two batches were in
+      // flight. The loops are waited for below, with a bound.
+      for (const m of iterators) void m.close().catch(() => undefined);
       await Promise.all(watchers.map((w) => w.stop()));
       // The batch in hand is finished and acknowledged; the rest of the buffer is redelivered.
       await Promise.all(inHand);

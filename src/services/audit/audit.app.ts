@@ -24,7 +24,8 @@ export async function buildAuditApp(
     logger,
     metrics,
     operationLog: kernel.operationLog,
-    trustProxy: true,
+    // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
+    trustProxy: 1,
   });
   trustGatewayHeaders(app, settings.gateway.signingSecret);
   registerReadiness(app, {
@@ -33,7 +34,12 @@ export async function buildAuditApp(
   });
   // Feature registrations (one line each): operation logs, login logs, business audit.
   registerOperationLogRoutes(app, db);
-  registerBusinessAuditRoutes(app, db.withTables<AuditTables>());
+  const { linkKey, checkpointKey, checkpointFile } = settings.audit.chain;
+  registerBusinessAuditRoutes(app, db.withTables<AuditTables>(), {
+    linkKey,
+    checkpointKey,
+    checkpointFile,
+  });
   registerLoginLogRoutes(app, db);
   return { app, metrics };
 }

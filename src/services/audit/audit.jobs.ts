@@ -1,46 +1,80 @@
-import { every, type PeriodicJob } from '../../platform/jobs/periodic.js';
+import type { JobSpec } from '../../platform/jobs/catalogue.js';
 import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
+import type { AuditTables } from '../../platform/audit/business-audit.js';
+import { checkpointRound } from './business-audit/checkpoints.js';
 import { startLoginLogConsumer } from './login-logs/login-logs.consumer.js';
 import { runRetention } from './retention/retention.job.js';
 
+/** How often the running login-event consumer reports its heartbeat. */
+const CONSUMER_HEARTBEAT_MS = 30_000;
+
 /**
- * The audit service's background work: the login-log consumer and, when on, log retention.
+ * The audit service's background work: the login-log consumer, signed chain checkpoints and,
+ * when on, log retention.
  * With `metrics` (the audit app's), login events that died after their last delivery are
  * counted in `audit_login_events_dead_total`.
  */
-export function startAuditJobs(kernel: Kernel, metrics?: ServiceMetrics): PeriodicJob {
+export function auditJobs(kernel: Kernel, metrics?: ServiceMetrics): JobSpec[] {
   const { retentionDays, retentionIntervalMs, geoOnlineUrl, loginAckWaitMs, loginRetryBackoffMs } =
     kernel.settings.audit;
+  const chain = kernel.settings.audit.chain;
   const dead = metrics?.counter(
     'audit_login_events_dead_total',
     'Login events not stored after their last delivery (kept in stream_dead_letters)',
   );
-  const consumer = startLoginLogConsumer(kernel, {
-    geoOnlineUrl,
-    ackWaitMs: loginAckWaitMs,
-    backoffMs: loginRetryBackoffMs,
-    onDead: () => dead?.inc(),
-  });
-  const retention =
-    retentionDays > 0
-      ? every(
-          'audit.log_retention',
-          retentionIntervalMs,
-          () =>
-            runRetention({
-              db: kernel.database.db,
-              logger: kernel.logger,
-              days: retentionDays,
-              intervalMs: retentionIntervalMs,
-            }),
-          kernel.logger,
-        )
-      : undefined;
-  return {
-    async stop() {
-      await retention?.stop();
-      await consumer.stop();
+  return [
+    {
+      kind: 'continuous',
+      name: 'audit.login_consumer',
+      // Paced by the stream (AUDIT_LOGIN_ACK_WAIT, AUDIT_LOGIN_RETRY_BACKOFF); beats every 30 s.
+      intervalSetting: null,
+      intervalMs: CONSUMER_HEARTBEAT_MS,
+      // One durable consumer shared by every replica: each event is delivered to one of them.
+      replicaSafety: 'shared-consumer',
+      enabled: true,
+      start: () =>
+        startLoginLogConsumer(kernel, {
+          geoOnlineUrl,
+          ackWaitMs: loginAckWaitMs,
+          backoffMs: loginRetryBackoffMs,
+          onDead: () => dead?.inc(),
+        }),
     },
-  };
+    {
+      kind: 'periodic',
+      name: 'audit.log_retention',
+      intervalSetting: 'AUDIT_RETENTION_INTERVAL',
+      intervalMs: retentionIntervalMs,
+      replicaSafety: 'advisory-lock',
+      enabled: retentionDays > 0,
+      // The round writes its own heartbeat, with the rows deleted as its message.
+      round: async () => {
+        const deleted = await runRetention({
+          db: kernel.database.db,
+          logger: kernel.logger,
+          days: retentionDays,
+          intervalMs: retentionIntervalMs,
+        });
+        return deleted ? 'reported' : 'skipped';
+      },
+    },
+    {
+      kind: 'periodic',
+      name: 'audit.chain_checkpoint',
+      intervalSetting: 'AUDIT_CHECKPOINT_INTERVAL',
+      intervalMs: chain.checkpointIntervalMs,
+      replicaSafety: 'advisory-lock',
+      enabled: true,
+      // Signs every tenant's chain head; the round writes its own heartbeat.
+      round: () =>
+        checkpointRound({
+          db: kernel.database.db.withTables<AuditTables>(),
+          key: chain.checkpointKey,
+          file: chain.checkpointFile,
+          logger: kernel.logger,
+          intervalMs: chain.checkpointIntervalMs,
+        }),
+    },
+  ];
 }

@@ -4,46 +4,141 @@ import { registerReadiness } from '../../platform/http/health.js';
 import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
-import { createIdentityDirectory } from '../identity/directory.js';
-import type { IdentityTables } from '../identity/identity.tables.js';
+import type { AuthPorts } from './auth.ports.js';
 import type { AuthTables } from './auth.tables.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { AuthService } from './auth.service.js';
+import { LoginThrottle } from './login-throttle.js';
 import { createSessionRepo } from './session.repo.js';
 import { AccessTokens } from './tokens.js';
+import { registerOAuth2 } from './oauth2/oauth2.app.js';
+import type { OAuthServer } from './oauth2/oauth2.server.js';
+import type { OAuthTables } from './oauth2/oauth2.tables.js';
+import type { ExternalTables } from './external/external.repo.js';
+import { registerExternalLoginRoutes } from './external/external.routes.js';
+import { ExternalLoginService } from './external/external.service.js';
+import { KeyCipher } from './oauth2/signing-keys.js';
+import { registerSessionRoutes } from './sessions/sessions.routes.js';
+import { SessionsService } from './sessions/sessions.service.js';
+import { registerTotpRoutes } from './totp/totp.routes.js';
+import { TotpService } from './totp/totp.service.js';
+import type { TotpTables } from './totp/totp.tables.js';
+import { openMailer } from './password-reset/mailer.js';
+import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
+import { PasswordResetService } from './password-reset/password-reset.service.js';
+import type { PasswordResetTables } from './password-reset/password-reset.tables.js';
 
 /** The auth service's rules over the kernel's database, cache and stream. */
-export function createAuthService(kernel: Kernel): AuthService {
+export function createAuthService(kernel: Kernel, ports: AuthPorts): AuthService {
   const { settings, logger, cache, stream } = kernel;
-  const db = kernel.database.db.withTables<AuthTables & IdentityTables>();
+  const db = kernel.database.db.withTables<AuthTables>();
+  const totp = createTotpService(kernel);
   return new AuthService({
+    secondFactor: totp.verifyLogin,
     sessions: createSessionRepo(db),
-    directory: createIdentityDirectory(db, cache),
+    directory: ports.users,
     cache,
     stream,
     tokens: new AccessTokens(settings.auth.jwtSecret, settings.auth.accessTokenTtlMs),
+    passwords: kernel.passwords,
+    throttle: new LoginThrottle({ cache, ...settings.auth.throttle }),
     logger: logger.child({ service: 'auth' }),
     refreshTtlMs: settings.auth.refreshTokenTtlMs,
+    sessionMaxAgeMs: settings.auth.sessionMaxAgeMs,
     captchaMode: settings.auth.captcha,
   });
 }
 
-export async function buildAuthApp(kernel: Kernel): Promise<{ app: HttpApp; auth: AuthService }> {
+/** TOTP second factor (issue 11); secrets encrypted with a key derived from the key-encryption setting. */
+function createTotpService(kernel: Kernel): TotpService {
+  return new TotpService({
+    db: kernel.database.db.withTables<TotpTables>(),
+    cipher: new KeyCipher(`${kernel.settings.oidc.keyEncryptionKey}/totp`),
+  });
+}
+
+export async function buildAuthApp(
+  kernel: Kernel,
+  ports: AuthPorts,
+): Promise<{ app: HttpApp; auth: AuthService; oauth: OAuthServer }> {
   const { settings, logger, cache } = kernel;
-  const db = kernel.database.db.withTables<AuthTables & IdentityTables>();
+  const db = kernel.database.db.withTables<AuthTables>();
   const app = await createHttpApp({
     service: 'auth',
     logger,
     metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
     operationLog: kernel.operationLog,
-    trustProxy: true,
+    // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
+    trustProxy: 1,
   });
   trustGatewayHeaders(app, settings.gateway.signingSecret);
-  const auth = createAuthService(kernel);
+  const auth = createAuthService(kernel, ports);
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),
   });
   registerAuthRoutes(app, auth);
-  return { app, auth };
+  registerTotpRoutes(app, createTotpService(kernel));
+  registerSessionRoutes(
+    app,
+    new SessionsService({ db, signOut: (id, reason) => auth.signOutSession(id, reason) }),
+  );
+  // The OAuth2/OIDC server (issue 11): its own routes and tables under ./oauth2.
+  const oauth = await registerOAuth2(app, {
+    db: kernel.database.db.withTables<OAuthTables>(),
+    cache,
+    logger,
+    settings,
+    directory: ports.users,
+    passwords: kernel.passwords,
+    throttle: new LoginThrottle({ cache, ...settings.auth.throttle }),
+  });
+  // External sign-in through OpenID Connect providers (issue 11).
+  if (settings.externalLogin.enabled) {
+    const { google, oidc } = settings.externalLogin;
+    const providers = [
+      ...(google
+        ? [{ name: 'google' as const, issuer: 'https://accounts.google.com', ...google }]
+        : []),
+      ...(oidc ? [{ name: 'oidc' as const, ...oidc }] : []),
+    ];
+    registerExternalLoginRoutes(
+      app,
+      new ExternalLoginService({
+        db: kernel.database.db.withTables<ExternalTables>(),
+        accounts: ports.users,
+        cache,
+        logger: logger.child({ service: 'auth' }),
+        providers,
+        production: settings.production,
+        redirectUrl: () =>
+          settings.externalLogin.redirectUrl ??
+          `${oauth.origin ?? `http://localhost:${settings.http.port}`}/oauth/callback`,
+      }),
+      (userId, loginType, ctx) => auth.signInAs(userId, loginType, ctx),
+    );
+  }
+
+  // Password reset by mail (issue 11).
+  const mailer = openMailer(settings.mail, logger);
+  app.addHook('onClose', async () => mailer?.close());
+  registerPasswordResetRoutes(
+    app,
+    new PasswordResetService({
+      db: kernel.database.db.withTables<PasswordResetTables>(),
+      passwords: kernel.passwords,
+      accounts: ports.users,
+      cache,
+      logger: logger.child({ service: 'auth' }),
+      mailer,
+      production: settings.production,
+      forgotPerIp: settings.mail.forgotPerIp,
+      resetUrl: () =>
+        settings.mail.resetUrl ??
+        `${oauth.origin ?? `http://localhost:${settings.http.port}`}/password/reset`,
+      setPassword: (userId, hash) => ports.users.setPassword(userId, hash),
+      revokeSessions: (userId) => auth.revokeUserSessions(userId, 'password_reset'),
+    }),
+  );
+  return { app, auth, oauth };
 }

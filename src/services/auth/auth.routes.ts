@@ -1,7 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../platform/auth/guard.js';
 import { envelopeOf, ok } from '../../platform/http/envelope.js';
+import { AppError } from '../../platform/http/errors.js';
 import type { HttpApp } from '../../platform/http/server.js';
 import {
   captchaView,
@@ -30,6 +31,20 @@ function contextOf(request: FastifyRequest): RequestContext {
   };
 }
 
+/** A throttled answer (429) names its wait in `data.retry_after_seconds`; sent as `Retry-After`. */
+async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const details =
+      err instanceof AppError ? (err.details as { retry_after_seconds?: unknown }) : null;
+    if (typeof details?.retry_after_seconds === 'number') {
+      reply.header('retry-after', String(details.retry_after_seconds));
+    }
+    throw err;
+  }
+}
+
 export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
   app.get(
     '/api/v1/captcha',
@@ -55,7 +70,8 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
         response: { 200: envelopeOf(tokenPair) },
       },
     },
-    async (request) => ok(await auth.login(request.body, contextOf(request))),
+    async (request, reply) =>
+      ok(await withRetryAfter(reply, () => auth.login(request.body, contextOf(request)))),
   );
 
   app.post(
@@ -104,11 +120,14 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
         response: { 200: envelopeOf(z.null()) },
       },
     },
-    async (request) => {
-      await auth.changePassword(
-        principalOf(request),
-        request.body.old_password,
-        request.body.new_password,
+    async (request, reply) => {
+      await withRetryAfter(reply, () =>
+        auth.changePassword(
+          principalOf(request),
+          request.body.old_password,
+          request.body.new_password,
+          contextOf(request),
+        ),
       );
       return ok(null);
     },

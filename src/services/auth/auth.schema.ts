@@ -1,3 +1,4 @@
+import type { AuthUser } from './auth.ports.js';
 import { z } from 'zod';
 
 export const loginBody = z.object({
@@ -6,6 +7,8 @@ export const loginBody = z.object({
   tenant_code: z.string().min(1).max(64).optional(),
   captcha_id: z.string().max(64).optional(),
   captcha: z.string().max(16).optional(),
+  /** Second factor (issue 11): the TOTP code or a recovery code of a user with TOTP on. */
+  totp_code: z.string().max(16).optional(),
 });
 
 export const refreshBody = z.object({ refresh_token: z.string().min(1).max(256) });
@@ -14,7 +17,7 @@ export const logoutBody = z.object({ refresh_token: z.string().max(256).optional
 
 export const changePasswordBody = z.object({
   old_password: z.string().min(1).max(128),
-  new_password: z.string().min(8).max(128),
+  new_password: z.string().min(1).max(128).describe('at least 10 characters, not easy to guess'),
 });
 
 export const userView = z.object({
@@ -39,3 +42,18 @@ export const tokenPair = z.object({
 });
 
 export const captchaView = z.object({ captcha_id: z.string(), image: z.string() });
+
+/** `/me` and the login answer: a user as the client sees them. */
+export function userViewOf(user: AuthUser): z.infer<typeof userView> {
+  return {
+    id: user.id,
+    username: user.username,
+    nickname: user.nickname,
+    tenant_id: user.tenant_id,
+    dept_id: user.dept_id,
+    roles: user.roles,
+    permissions: user.permissions,
+    is_platform_admin: user.is_platform_admin,
+    must_change_password: user.must_change_password,
+  };
+}

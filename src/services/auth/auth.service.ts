@@ -1,23 +1,32 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import svgCaptcha from 'svg-captcha';
-import { isWeakSecret } from '../../config/secrets.js';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
+import { passwordProblem, type PasswordHasher } from '../../platform/auth/passwords.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
-import { publishBestEffort, type EventStream } from '../../platform/stream/stream.js';
-import type { DirectoryUser, IdentityDirectory } from '../identity/directory.js';
+import type { EventStream } from '../../platform/stream/stream.js';
+import type { AuthUser, UserDirectory } from './auth.ports.js';
+import { checkCaptcha, createCaptcha, type CaptchaMode } from './captcha.js';
+import {
+  publishLoginEvent,
+  type LoginSubject,
+  type LoginType,
+  type RequestContext,
+} from './login-events.js';
+import { accountKey, type LoginThrottle } from './login-throttle.js';
 import type { SessionRepo } from './session.repo.js';
-import { bearerOf, hashRefreshToken, newRefreshToken, type AccessTokens } from './tokens.js';
+import { SessionState } from './session-state.js';
+import { userViewOf } from './auth.schema.js';
+import {
+  bearerOf,
+  hashRefreshToken,
+  newRefreshToken,
+  newSessionId,
+  type AccessTokens,
+} from './tokens.js';
 
 export const DEFAULT_TENANT_CODE = 'default';
-const CAPTCHA_TTL_MS = 5 * 60_000;
-const FAILURE_WINDOW_MS = 15 * 60_000;
-const FAILURES_BEFORE_CAPTCHA = 3;
 /** A consumed refresh token seen again after this long is treated as stolen. */
 export const REFRESH_REUSE_GRACE_MS = 30_000;
-const SESSION_CACHE_TTL_MS = 30_000;
 /** While a password change is required, only these requests pass forward-auth. */
 const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set([
   'GET /api/v1/me',
@@ -25,12 +34,7 @@ const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set([
   'POST /api/v1/logout',
 ]);
 
-export interface RequestContext {
-  ip: string;
-  userAgent: string | null;
-  deviceId: string | null;
-  requestId: string;
-}
+export type { LoginType, RequestContext } from './login-events.js';
 
 export interface LoginInput {
   username: string;
@@ -38,152 +42,185 @@ export interface LoginInput {
   tenant_code?: string | undefined;
   captcha_id?: string | undefined;
   captcha?: string | undefined;
+  totp_code?: string | undefined;
 }
 
 export interface AuthServiceOptions {
   sessions: SessionRepo;
-  directory: IdentityDirectory;
+  directory: UserDirectory;
   cache: Cache;
   stream: EventStream;
   tokens: AccessTokens;
+  /** The process's argon2 semaphore. */
+  passwords: PasswordHasher;
+  throttle: LoginThrottle;
   logger: Logger;
   /** Refresh-token lifetime (REFRESH_TOKEN_TTL, default 7 days). */
   refreshTtlMs: number;
+  /** Absolute lifetime of a session family (SESSION_MAX_AGE, default 30 days). */
+  sessionMaxAgeMs: number;
   /** LOGIN_CAPTCHA: `always`, `after_failures` (default) or `off`. */
-  captchaMode: 'always' | 'after_failures' | 'off';
+  captchaMode: CaptchaMode;
   /** Injected clock (default Date.now). */
   now?: () => number;
-}
-
-const sessionKey = (sessionId: number) => `auth:session:${sessionId}`;
-
-export function userView(user: DirectoryUser) {
-  return {
-    id: user.id,
-    username: user.username,
-    nickname: user.nickname,
-    tenant_id: user.tenant_id,
-    dept_id: user.dept_id,
-    roles: user.roles,
-    permissions: user.permissions,
-    is_platform_admin: user.is_platform_admin,
-    must_change_password: user.must_change_password,
-  };
+  /** Second factor (issue 11): whether the user needs a code and whether `code` is right. */
+  secondFactor?: (
+    userId: number,
+    code: string | undefined,
+  ) => Promise<'not_enrolled' | 'ok' | 'missing' | 'wrong'>;
 }
 
 export class AuthService {
   private readonly now: () => number;
+  private readonly state: SessionState;
 
   constructor(private readonly o: AuthServiceOptions) {
     this.now = o.now ?? Date.now;
+    this.state = new SessionState(o);
   }
 
-  async captcha() {
-    const captcha = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0o1il' });
-    const id = randomUUID();
-    await this.o.cache.set(`auth:captcha:${id}`, captcha.text.toLowerCase(), CAPTCHA_TTL_MS);
-    return {
-      captcha_id: id,
-      image: `data:image/svg+xml;base64,${Buffer.from(captcha.data).toString('base64')}`,
-    };
+  captcha() {
+    return createCaptcha(this.o.cache);
   }
 
-  private failureKeys(tenantCode: string, username: string, ip: string) {
-    return [`auth:fail:user:${tenantCode}:${username.toLowerCase()}`, `auth:fail:ip:${ip}`];
-  }
-
-  private async checkCaptcha(input: LoginInput, keys: string[]) {
-    if (this.o.captchaMode === 'off') return;
-    if (this.o.captchaMode === 'after_failures') {
-      const counts = await Promise.all(keys.map((k) => this.o.cache.get(k)));
-      if (counts.every((c) => Number(c ?? 0) < FAILURES_BEFORE_CAPTCHA)) return;
-    }
-    const problem = (message: string, rule: 'required' | 'format') =>
-      AppError.validation([{ field: 'captcha', rule, message }], message);
-    if (!input.captcha_id || !input.captcha) throw problem('captcha required', 'required');
-    // Taken, not read: an answer works once.
-    const answer = await this.o.cache.take(`auth:captcha:${input.captcha_id}`);
-    if (answer === null || answer !== input.captcha.trim().toLowerCase()) {
-      throw problem('captcha is wrong or expired', 'format');
-    }
-  }
-
+  /**
+   * Password sign-in. The attempt is counted as a failure before the password is checked (see
+   * LoginThrottle). A disabled account or tenant gets the answer of a wrong password, after the
+   * same password check, so the answer never confirms a password.
+   */
   async login(input: LoginInput, ctx: RequestContext) {
     const tenantCode = input.tenant_code || DEFAULT_TENANT_CODE;
-    const failureKeys = this.failureKeys(tenantCode, input.username, ctx.ip);
-    await this.checkCaptcha(input, failureKeys);
-
-    const fail = async (reason: string, tenantId: number | null, userId: number | null) => {
-      await Promise.all(failureKeys.map((k) => this.o.cache.increment(k, FAILURE_WINDOW_MS)));
-      this.publishLogin(false, reason, { tenantId, userId, username: input.username }, ctx);
-      return new AppError(ERROR_CODES.BAD_CREDENTIALS);
-    };
-
     const tenant = await this.o.directory.findTenant(tenantCode);
+    const account = accountKey(tenant ?? tenantCode, input.username);
+    await checkCaptcha(this.o.cache, this.o.captchaMode, input, () =>
+      this.o.throttle.recentFailures(account, ctx.ip),
+    );
+    const who = {
+      tenantId: tenant?.id ?? null,
+      userId: null as number | null,
+      username: input.username,
+    };
+    try {
+      await this.o.throttle.begin(account, ctx.ip);
+    } catch (err) {
+      this.publishLogin(false, 'throttled', who, ctx);
+      throw err;
+    }
     const credentials =
       tenant && (await this.o.directory.findCredentials(tenant.id, input.username));
     if (!tenant || !credentials) {
-      await burnPasswordCheck(input.password);
-      throw await fail(tenant ? 'unknown_user' : 'unknown_tenant', tenant?.id ?? null, null);
+      await this.o.passwords.burn(input.password);
+      this.publishLogin(false, tenant ? 'unknown_user' : 'unknown_tenant', who, ctx);
+      throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
     }
-    if (!(await verifyPassword(credentials.password_hash, input.password))) {
-      throw await fail('wrong_password', tenant.id, credentials.id);
+    who.userId = credentials.id;
+    const valid = await this.o.passwords.verify(credentials.password_hash, input.password);
+    const refusal = !valid
+      ? 'wrong_password'
+      : tenant.status !== 'active'
+        ? 'tenant_disabled'
+        : credentials.status !== 'active'
+          ? 'user_disabled'
+          : null;
+    if (refusal) {
+      this.publishLogin(false, refusal, who, ctx);
+      throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
     }
-    if (tenant.status !== 'active' || credentials.status !== 'active') {
-      const reason = tenant.status !== 'active' ? 'tenant_disabled' : 'user_disabled';
-      this.publishLogin(
-        false,
-        reason,
-        { tenantId: tenant.id, userId: credentials.id, username: input.username },
-        ctx,
+    // --- Second factor: a user with TOTP on needs the code as well. ---
+    const factor = this.o.secondFactor
+      ? await this.o.secondFactor(credentials.id, input.totp_code)
+      : 'not_enrolled';
+    if (factor === 'missing') {
+      throw AppError.validation(
+        [{ field: 'totp_code', rule: 'required', message: 'two-factor code required' }],
+        'two-factor code required',
       );
-      throw new AppError(ERROR_CODES.FORBIDDEN, 'account disabled');
     }
-    await this.o.cache.del(...failureKeys);
+    if (factor === 'wrong') {
+      this.publishLogin(false, 'wrong_totp', who, ctx);
+      throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
+    }
+    await this.o.throttle.succeeded(account, ctx.ip);
 
     const user = await this.requireUser(credentials.id);
-    const sessionId = await this.o.sessions.createSession({
+    return this.openSession(
+      user,
+      credentials.session_version,
+      ctx,
+      factor === 'ok' ? 'totp' : 'password',
+    );
+  }
+
+  /**
+   * A new session family (random id, absolute end SESSION_MAX_AGE from now) under the session
+   * version read with the credentials, its token pair, and the login event.
+   */
+  private async openSession(
+    user: AuthUser,
+    userVersion: number,
+    ctx: RequestContext,
+    loginType: LoginType,
+  ) {
+    const session = {
+      id: newSessionId(),
+      userVersion,
+      expiresAt: new Date(this.now() + this.o.sessionMaxAgeMs),
+    };
+    await this.o.sessions.createSession({
+      id: session.id,
       tenant_id: user.tenant_id,
       user_id: user.id,
       ip: ctx.ip,
       user_agent: ctx.userAgent,
       device_id: ctx.deviceId,
+      user_version: session.userVersion,
+      expires_at: session.expiresAt,
     });
-    const pair = await this.issueTokens(user, sessionId, null);
-    this.publishLogin(
-      true,
-      null,
-      { tenantId: user.tenant_id, userId: user.id, username: user.username },
-      ctx,
-    );
+    const pair = await this.issueTokens(user, session, null);
+    const who = { tenantId: user.tenant_id, userId: user.id, username: user.username };
+    this.publishLogin(true, null, who, ctx, loginType);
     return pair;
   }
 
-  private async requireUser(userId: number): Promise<DirectoryUser> {
+  private async requireUser(userId: number): Promise<AuthUser> {
     const user = await this.o.directory.findUser(userId);
     if (!user) throw new AppError(ERROR_CODES.UNAUTHENTICATED);
     return user;
   }
 
-  private async issueTokens(user: DirectoryUser, sessionId: number, parentId: number | null) {
+  /** A token pair for the session; neither token outlives the session's absolute end. */
+  private async issueTokens(
+    user: AuthUser,
+    session: { id: number; userVersion: number; expiresAt: Date },
+    parentId: number | null,
+  ) {
+    const now = this.now();
+    const end = session.expiresAt.getTime();
+    const refreshEnd = Math.min(now + this.o.refreshTtlMs, end);
     const refresh = newRefreshToken();
     await this.o.sessions.insertRefreshToken(
-      sessionId,
+      session.id,
       refresh.hash,
-      new Date(this.now() + this.o.refreshTtlMs),
+      new Date(refreshEnd),
       parentId,
     );
     const accessToken = await this.o.tokens.sign(
-      { userId: user.id, tenantId: user.tenant_id, sessionId },
-      this.now(),
+      {
+        userId: user.id,
+        tenantId: user.tenant_id,
+        sessionId: session.id,
+        sessionVersion: session.userVersion,
+      },
+      now,
+      end,
     );
     return {
       access_token: accessToken,
       refresh_token: refresh.token,
       token_type: 'Bearer' as const,
-      expires_in: Math.round(this.o.tokens.ttlMs / 1000),
-      refresh_expires_in: Math.round(this.o.refreshTtlMs / 1000),
-      user: userView(user),
+      expires_in: Math.max(0, Math.round(Math.min(this.o.tokens.ttlMs, end - now) / 1000)),
+      refresh_expires_in: Math.round((refreshEnd - now) / 1000),
+      user: userViewOf(user),
     };
   }
 
@@ -206,7 +243,7 @@ export class AuthService {
         throw new AppError(ERROR_CODES.TOKEN_EXPIRED, 'refresh token expired');
       }
       if (known?.consumed_at && this.now() - known.consumed_at.getTime() > REFRESH_REUSE_GRACE_MS) {
-        await this.revoke(known.session_id, 'refresh_token_reuse');
+        await this.state.revoke(known.session_id, 'refresh_token_reuse');
         this.o.logger.warn(
           { session_id: known.session_id },
           'refresh token reused: session family revoked',
@@ -215,34 +252,30 @@ export class AuthService {
       throw new AppError(ERROR_CODES.REFRESH_REVOKED);
     }
     const owner = await this.o.sessions.sessionOwner(consumed.session_id);
-    const user = owner && (await this.o.directory.findUser(owner.user_id));
-    if (!user || user.status !== 'active') {
-      await this.revoke(consumed.session_id, 'user_inactive');
+    // Read past the cache: a password set or an account disabled a moment ago, on any replica,
+    // ends the session here at once.
+    const user = owner && (await this.o.directory.findUser(owner.user_id, { fresh: true }));
+    if (
+      !owner ||
+      !user ||
+      user.status !== 'active' ||
+      user.session_version !== owner.user_version
+    ) {
+      await this.state.revoke(
+        consumed.session_id,
+        user?.status === 'active' ? 'sessions_ended' : 'user_inactive',
+      );
       throw new AppError(ERROR_CODES.REFRESH_REVOKED);
     }
-    return this.issueTokens(user, consumed.session_id, consumed.id);
+    return this.issueTokens(
+      user,
+      { id: consumed.session_id, userVersion: owner.user_version, expiresAt: owner.expires_at },
+      consumed.id,
+    );
   }
 
   async logout(principal: Principal) {
-    await this.revoke(principal.sessionId, 'logout');
-  }
-
-  private async revoke(sessionId: number, reason: string) {
-    await this.o.sessions.revokeSession(sessionId, reason);
-    await this.o.cache.set(sessionKey(sessionId), '0', SESSION_CACHE_TTL_MS);
-  }
-
-  private async sessionActive(sessionId: number, userId: number): Promise<boolean> {
-    const cached = await this.o.cache.get(sessionKey(sessionId));
-    if (cached !== null) return cached === String(userId);
-    const owner = await this.o.sessions.sessionOwner(sessionId);
-    const active = owner !== undefined && !owner.revoked && owner.user_id === userId;
-    await this.o.cache.set(
-      sessionKey(sessionId),
-      active ? String(userId) : '0',
-      SESSION_CACHE_TTL_MS,
-    );
-    return active;
+    await this.state.revoke(principal.sessionId, 'logout');
   }
 
   /**
@@ -258,10 +291,18 @@ export class AuthService {
     if (!accessToken) throw new AppError(ERROR_CODES.UNAUTHENTICATED);
     const claims = await this.o.tokens.verify(accessToken);
     const [active, user] = await Promise.all([
-      this.sessionActive(claims.sessionId, claims.userId),
+      this.state.isActive(claims.sessionId, claims.userId),
       this.o.directory.findUser(claims.userId),
     ]);
-    if (!active || !user || user.status !== 'active' || user.tenant_id !== claims.tenantId) {
+    // The user entry comes from the shared cache (invalidated by identity on every change), so
+    // the session-version check costs nothing more than the status check beside it.
+    if (
+      !active ||
+      !user ||
+      user.status !== 'active' ||
+      user.tenant_id !== claims.tenantId ||
+      user.session_version !== claims.sessionVersion
+    ) {
       throw new AppError(ERROR_CODES.UNAUTHENTICATED, 'session is no longer valid');
     }
     if (user.must_change_password && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(`${method} ${path}`)) {
@@ -280,65 +321,70 @@ export class AuthService {
   }
 
   async me(principal: Principal) {
-    return userView(await this.requireUser(principal.userId));
+    return userViewOf(await this.requireUser(principal.userId));
   }
 
-  /** Changes the caller's password; every other session of theirs is signed out. */
-  async changePassword(principal: Principal, oldPassword: string, newPassword: string) {
+  /**
+   * Changes the caller's password; every other session of theirs is signed out. A wrong old
+   * password counts against the account and the IP like a failed sign-in.
+   */
+  async changePassword(
+    principal: Principal,
+    oldPassword: string,
+    newPassword: string,
+    ctx: RequestContext,
+  ) {
+    const account = accountKey({ id: principal.tenantId }, principal.username);
+    await this.o.throttle.begin(account, ctx.ip);
     const current = await this.o.directory.passwordHashOf(principal.userId);
-    if (!current || !(await verifyPassword(current, oldPassword))) {
+    if (!current || !(await this.o.passwords.verify(current, oldPassword))) {
+      this.publishLogin(
+        false,
+        'wrong_old_password',
+        { tenantId: principal.tenantId, userId: principal.userId, username: principal.username },
+        ctx,
+      );
       throw AppError.validation([
         { field: 'old_password', rule: 'format', message: 'old password is wrong' },
       ]);
     }
-    if (newPassword === oldPassword || isWeakSecret(newPassword)) {
-      throw AppError.validation([
-        {
-          field: 'new_password',
-          rule: 'format',
-          message: 'choose a new password that is not weak or reused',
-        },
-      ]);
+    await this.o.throttle.succeeded(account, ctx.ip);
+    const problem =
+      newPassword === oldPassword
+        ? 'must differ from the old password'
+        : passwordProblem(newPassword, [principal.username, oldPassword]);
+    if (problem) {
+      throw AppError.validation([{ field: 'new_password', rule: 'format', message: problem }]);
     }
-    await this.o.directory.setPassword(principal.userId, await hashPassword(newPassword));
-    const revoked = await this.o.sessions.revokeUserSessions(
-      principal.userId,
-      'password_changed',
-      principal.sessionId,
-    );
-    await Promise.all(
-      revoked.map((id) => this.o.cache.set(sessionKey(id), '0', SESSION_CACHE_TTL_MS)),
-    );
+    await this.o.directory.setPassword(principal.userId, await this.o.passwords.hash(newPassword));
+    await this.state.revokeUser(principal.userId, 'password_changed', principal.sessionId);
+  }
+
+  // --- Hooks for external sign-in, password reset and the sessions list (issue 11). ---
+  /** A session for a user an external provider vouched for (the caller checked the link). */
+  async signInAs(userId: number, loginType: LoginType, ctx: RequestContext) {
+    const user = await this.o.directory.findUser(userId, { fresh: true });
+    if (!user || user.status !== 'active') throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
+    return this.openSession(user, user.session_version, ctx, loginType);
+  }
+
+  /** Signs one session out, effective at once for forward-auth. */
+  async signOutSession(sessionId: number, reason: string): Promise<void> {
+    await this.state.revoke(sessionId, reason);
+  }
+
+  /** Revokes every session of the user, effective at once for forward-auth. */
+  async revokeUserSessions(userId: number, reason: string): Promise<void> {
+    await this.state.revokeUser(userId, reason);
   }
 
   private publishLogin(
     success: boolean,
     reason: string | null,
-    who: { tenantId: number | null; userId: number | null; username: string },
+    who: LoginSubject,
     ctx: RequestContext,
+    loginType: LoginType = 'password',
   ) {
-    const eventId = randomUUID();
-    const event = success ? 'auth.login.success' : 'auth.login.failed';
-    publishBestEffort(
-      this.o.stream,
-      this.o.logger,
-      event,
-      {
-        event,
-        event_id: eventId,
-        tenant_id: who.tenantId,
-        user_id: who.userId,
-        username: who.username,
-        login_type: 'password',
-        success,
-        reason,
-        ip: ctx.ip,
-        user_agent: ctx.userAgent,
-        device_id: ctx.deviceId,
-        request_id: ctx.requestId,
-        occurred_at: new Date(this.now()).toISOString(),
-      },
-      eventId,
-    );
+    publishLoginEvent(this.o, { success, reason, who, ctx, loginType, at: this.now() });
   }
 }

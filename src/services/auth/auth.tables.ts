@@ -4,7 +4,8 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
 export type AuthTables = {
   auth_sessions: {
-    id: Generated<number>;
+    /** Random (newSessionId), never a sequence. */
+    id: number;
     tenant_id: number;
     user_id: number;
     ip: string | null;
@@ -13,6 +14,10 @@ export type AuthTables = {
     created_at: CreatedAt;
     revoked_at: Date | null;
     revoked_reason: string | null;
+    /** The user's session_version at sign-in. */
+    user_version: number;
+    /** Absolute end of the session family (SESSION_MAX_AGE). */
+    expires_at: Date;
   };
   auth_refresh_tokens: {
     id: Generated<number>;

@@ -2,11 +2,23 @@ import { sql, type Kysely } from 'kysely';
 import type { AuthTables } from './auth.tables.js';
 
 export interface NewSession {
+  id: number;
   tenant_id: number;
   user_id: number;
   ip: string | null;
   user_agent: string | null;
   device_id: string | null;
+  user_version: number;
+  expires_at: Date;
+}
+
+/** What refresh and forward-auth need to know about a session. */
+export interface SessionState {
+  user_id: number;
+  tenant_id: number;
+  revoked: boolean;
+  user_version: number;
+  expires_at: Date;
 }
 
 export interface ConsumedToken {
@@ -15,7 +27,7 @@ export interface ConsumedToken {
 }
 
 export interface SessionRepo {
-  createSession(session: NewSession): Promise<number>;
+  createSession(session: NewSession): Promise<void>;
   insertRefreshToken(
     sessionId: number,
     hash: string,
@@ -24,7 +36,7 @@ export interface SessionRepo {
   ): Promise<void>;
   /**
    * The one conditional UPDATE that wins a refresh: of concurrent calls with one token, exactly
-   * one finds `consumed_at IS NULL` and sets it.
+   * one finds `consumed_at IS NULL` and sets it. A revoked or ended session's tokens never win.
    */
   consumeRefreshToken(hash: string): Promise<ConsumedToken | undefined>;
   findRefreshToken(
@@ -32,9 +44,7 @@ export interface SessionRepo {
   ): Promise<
     { session_id: number; consumed_at: Date | null; expires_at: Date; revoked: boolean } | undefined
   >;
-  sessionOwner(
-    sessionId: number,
-  ): Promise<{ user_id: number; tenant_id: number; revoked: boolean } | undefined>;
+  sessionOwner(sessionId: number): Promise<SessionState | undefined>;
   revokeSession(sessionId: number, reason: string): Promise<void>;
   revokeUserSessions(userId: number, reason: string, exceptSessionId?: number): Promise<number[]>;
 }
@@ -42,12 +52,7 @@ export interface SessionRepo {
 export function createSessionRepo(db: Kysely<AuthTables>): SessionRepo {
   return {
     async createSession(session) {
-      const row = await db
-        .insertInto('auth_sessions')
-        .values(session)
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+      await db.insertInto('auth_sessions').values(session).execute();
     },
 
     async insertRefreshToken(sessionId, hash, expiresAt, parentId) {
@@ -74,7 +79,8 @@ export function createSessionRepo(db: Kysely<AuthTables>): SessionRepo {
             selectFrom('auth_sessions')
               .select(sql`1`.as('one'))
               .whereRef('auth_sessions.id', '=', 'auth_refresh_tokens.session_id')
-              .where('auth_sessions.revoked_at', 'is', null),
+              .where('auth_sessions.revoked_at', 'is', null)
+              .where('auth_sessions.expires_at', '>', sql<Date>`now()`),
           ),
         )
         .returning(['id', 'session_id'])
@@ -96,7 +102,13 @@ export function createSessionRepo(db: Kysely<AuthTables>): SessionRepo {
     sessionOwner: (sessionId) =>
       db
         .selectFrom('auth_sessions')
-        .select(['user_id', 'tenant_id', sql<boolean>`revoked_at IS NOT NULL`.as('revoked')])
+        .select([
+          'user_id',
+          'tenant_id',
+          'user_version',
+          'expires_at',
+          sql<boolean>`revoked_at IS NOT NULL`.as('revoked'),
+        ])
         .where('id', '=', sessionId)
         .executeTakeFirst(),
 

@@ -1,10 +1,16 @@
 import { base64url, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { AccessTokens, bearerOf, hashRefreshToken, newRefreshToken } from './tokens.js';
+import {
+  AccessTokens,
+  bearerOf,
+  hashRefreshToken,
+  newRefreshToken,
+  newSessionId,
+} from './tokens.js';
 
 const SECRET = 'unit-test-secret-0123456789abcdef0123456789';
 const tokens = new AccessTokens(SECRET, 15 * 60_000);
-const claims = { userId: 5, tenantId: 1, sessionId: 9 };
+const claims = { userId: 5, tenantId: 1, sessionId: 9, sessionVersion: 1 };
 
 async function codeOf(promise: Promise<unknown>): Promise<number | undefined> {
   try {
@@ -85,6 +91,25 @@ describe('access tokens', () => {
     expect(await codeOf(tokens.verify(hs512))).toBe(40100);
   });
 
+  it('never outlive the end they are given (the session ends first)', async () => {
+    const now = Date.now();
+    const token = await tokens.sign(claims, now, now + 60_000);
+    const exp = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).exp;
+    expect(exp).toBe(Math.floor((now + 60_000) / 1000));
+  });
+
+  it('refuse a token without the session version', async () => {
+    const legacy = await new SignJWT({ tid: 1, sid: 9 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('5')
+      .setIssuer('approva')
+      .setAudience('approva-api')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(SECRET));
+    expect(await codeOf(tokens.verify(legacy))).toBe(40100);
+  });
+
   it('refuse garbage', async () => {
     expect(await codeOf(tokens.verify('not.a.jwt'))).toBe(40100);
   });
@@ -98,6 +123,16 @@ describe('refresh tokens', () => {
     expect(a.hash).toBe(hashRefreshToken(a.token));
     expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(a.hash).not.toContain(a.token);
+  });
+});
+
+describe('session ids', () => {
+  it('are random integers in the API id range, not a sequence', () => {
+    const ids = Array.from({ length: 1000 }, () => newSessionId());
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(Number.isSafeInteger(id) && id > 0 && id < 1e15).toBe(true);
+    // About 50 random bits: a thousand draws land far apart, nowhere near 1, 2, 3, ...
+    expect(Math.min(...ids)).toBeGreaterThan(2 ** 20);
   });
 });
 

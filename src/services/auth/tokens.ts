@@ -12,6 +12,8 @@ export interface AccessClaims {
   userId: number;
   tenantId: number;
   sessionId: number;
+  /** The user's session version the session was opened under (claim `sv`). */
+  sessionVersion: number;
 }
 
 /** Signs and verifies platform access tokens: HS256 only, pinned, with issuer and audience. */
@@ -39,15 +41,17 @@ export class AccessTokens {
     );
   }
 
-  async sign(claims: AccessClaims, now = this.now()): Promise<string> {
+  /** `notAfterMs` caps the expiry (the session's own end). */
+  async sign(claims: AccessClaims, now = this.now(), notAfterMs = Infinity): Promise<string> {
     const iat = Math.floor(now / 1000);
-    return new SignJWT({ tid: claims.tenantId, sid: claims.sessionId })
+    const exp = Math.min(iat + Math.round(this.ttlMs / 1000), Math.floor(notAfterMs / 1000));
+    return new SignJWT({ tid: claims.tenantId, sid: claims.sessionId, sv: claims.sessionVersion })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(claims.userId))
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt(iat)
-      .setExpirationTime(iat + Math.round(this.ttlMs / 1000))
+      .setExpirationTime(exp)
       .sign(await this.key);
   }
 
@@ -83,20 +87,37 @@ export class AccessTokens {
       const userId = Number(payload.sub);
       const tenantId = payload.tid;
       const sessionId = payload.sid;
+      const sessionVersion = payload.sv;
       if (
         !Number.isSafeInteger(userId) ||
         typeof tenantId !== 'number' ||
-        typeof sessionId !== 'number'
+        typeof sessionId !== 'number' ||
+        typeof sessionVersion !== 'number'
       ) {
         throw new AppError(ERROR_CODES.UNAUTHENTICATED, 'invalid token');
       }
-      return { claims: { userId, tenantId, sessionId }, expMs: payload.exp! * 1000 };
+      return {
+        claims: { userId, tenantId, sessionId, sessionVersion },
+        expMs: payload.exp! * 1000,
+      };
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (err instanceof errors.JWTExpired) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
       throw new AppError(ERROR_CODES.UNAUTHENTICATED, 'invalid token');
     }
   }
+}
+
+const MAX_SESSION_ID = 999_999_999_999_999n;
+
+/**
+ * A session id: about 50 random bits from the CSPRNG, never a sequence number, since it travels
+ * in access tokens and identity headers.
+ */
+export function newSessionId(): number {
+  // Within the API's id range (1 … 999 999 999 999 999, about 50 random bits), so a session id
+  // is a valid path id wherever one is taken.
+  return Number(randomBytes(8).readBigUInt64BE() % MAX_SESSION_ID) + 1;
 }
 
 /** An opaque refresh token: 256 random bits; only its SHA-256 is stored. */

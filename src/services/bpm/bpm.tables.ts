@@ -66,6 +66,7 @@ export type BpmTables = {
     due_at: Date | null;
     finished_at: Date | null;
     reminded_at: Date | null;
+    urged_at: Date | null;
   };
   bpm_cc: {
     id: Generated<number>;
@@ -88,6 +89,8 @@ export type BpmTables = {
     operator_name: string;
     comment: string | null;
     round: number;
+    /** See migration 0012: `{to_user_id}`, `{user_ids}` or `{changes}`; null otherwise. */
+    details: ColumnType<Record<string, unknown> | null, string | null, string | null>;
     created_at: Timestamp;
   };
   bpm_delegations: {

@@ -5,14 +5,17 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
 import { request as undiciRequest } from 'undici';
 import type { Settings } from '../../config/settings.js';
-import { signedAuthHeaders, stripAuthHeaders } from '../../platform/auth/principal.js';
+import { signedPathOf } from '../../platform/auth/guard.js';
+import { signedGatewayHeaders, stripAuthHeaders } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
+import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { OperationLogRecorder } from '../../platform/audit/operation-log.js';
 import { recordOperationLogs } from '../../platform/audit/operation-log-hook.js';
 import type { Logger } from 'pino';
+import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
@@ -135,11 +138,15 @@ export async function buildGatewayApp(
       disableRequestLogging: true,
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest) => {
-        if (route.isPublic?.(request.url)) return;
-        const principal = await forwardAuth.verify(request);
-        request.gatewayAuthHeaders = signedAuthHeaders(
-          principal,
-          request.id,
+        const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
+        // Public routes get a signed set too: it carries the client address the services use.
+        request.gatewayAuthHeaders = signedGatewayHeaders(
+          { principal, clientIp: request.ip },
+          {
+            requestId: request.id,
+            method: request.method,
+            path: signedPathOf(upstreamUrl(route, request.url)),
+          },
           settings.gateway.signingSecret,
         );
       },
@@ -159,6 +166,9 @@ export async function buildGatewayApp(
     });
   }
 
+  // Last: its catch-all must not take a path any proxy above declares.
+  await registerConsole(app, { consoleDir: settings.gateway.consoleDir }, openapi);
+
   return {
     app,
     async close() {
@@ -168,20 +178,29 @@ export async function buildGatewayApp(
   };
 }
 
+/** The URL the proxy sends upstream: the route's prefix replaced by its rewrite. */
+function upstreamUrl(route: GatewayRoute, url: string): string {
+  if (!route.rewritePrefix || !url.startsWith(route.prefix)) return url;
+  return route.rewritePrefix + url.slice(route.prefix.length);
+}
+
 /**
  * The proxy streams bodies, so Fastify's body limit does not apply to them: count the bytes on
  * the way through and fail the stream with a 413 (the proxy reports it as the error's cause)
- * instead of letting the upstream cut the connection, which would surface as a 500.
+ * instead of letting the upstream cut the connection, which would surface as a 500. The error
+ * handler then reads and drops the rest of the body (up to a bound) so the client can read the
+ * 413 instead of seeing its upload reset.
  */
 function enforceBodyLimit(app: HttpApp) {
-  // The rest of an oversized body is never read: close the connection after the 413.
   app.addHook('onRequest', async (request, reply) => {
-    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
-      reply.header('connection', 'close');
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > BODY_LIMIT_BYTES) {
+      // More than the handler would read and drop: the connection cannot be reused.
+      if (length > DISCARD_LIMIT_BYTES) reply.header('connection', 'close');
       throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
     }
   });
-  app.addHook('preParsing', async (request, reply, payload) => {
+  app.addHook('preParsing', async (request, _reply, payload) => {
     const hasBody =
       request.headers['transfer-encoding'] !== undefined ||
       Number(request.headers['content-length'] ?? 0) > 0;
@@ -192,7 +211,6 @@ function enforceBodyLimit(app: HttpApp) {
         transform(chunk: Buffer, _encoding, callback) {
           seen += chunk.length;
           if (seen > BODY_LIMIT_BYTES) {
-            reply.header('connection', 'close');
             callback(new AppError(ERROR_CODES.BODY_TOO_LARGE));
             return;
           }

@@ -1,4 +1,5 @@
 import type { ServiceName } from '../../config/settings.js';
+import { normalizePath } from '../../platform/http/request-path.js';
 
 /** One path prefix the gateway proxies, the service behind it, and whether it skips forward-auth. */
 export interface GatewayRoute {
@@ -11,8 +12,20 @@ export interface GatewayRoute {
 }
 
 const always = () => true;
-// The OAuth2 protocol endpoints are public; client management under it is not.
-const oauthProtocol = (path: string) => !/^\/(api\/v1\/)?oauth2\/clients(\/|$|\?)/.test(path);
+
+/**
+ * The OAuth2 protocol endpoints are public; client management under it is not. Decided on the
+ * path as the service's router would resolve it (decoded, dot-segments and slash runs resolved,
+ * case folded), so `%2e%2e`, `//` or `CLIENTS` cannot slip client management past forward-auth;
+ * a path that does not decode is not public (fail closed).
+ */
+export function oauthProtocol(url: string): boolean {
+  const path = normalizePath(url)?.toLowerCase();
+  if (path === undefined) return false;
+  const segments = path.split('/').filter(Boolean);
+  const start = segments[0] === 'api' && segments[1] === 'v1' ? 2 : 0;
+  return !(segments[start] === 'oauth2' && segments[start + 1] === 'clients');
+}
 
 export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { prefix: '/api/v1/captcha', service: 'auth', isPublic: always },
@@ -22,10 +35,12 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { prefix: '/api/v1/oauth2', service: 'auth', isPublic: oauthProtocol },
   { prefix: '/api/v1/logout', service: 'auth' },
   { prefix: '/api/v1/me', service: 'auth' },
+  { prefix: '/api/v1/sessions', service: 'auth' },
   { prefix: '/api/v1/users', service: 'identity' },
   { prefix: '/api/v1/roles', service: 'identity' },
   { prefix: '/api/v1/departments', service: 'identity' },
   { prefix: '/api/v1/tenants', service: 'identity' },
+  { prefix: '/api/v1/permissions', service: 'identity' },
   { prefix: '/api/v1/bpm', service: 'bpm', isPublic: always },
   { prefix: '/api/v1/operation-logs', service: 'audit' },
   { prefix: '/api/v1/login-logs', service: 'audit' },

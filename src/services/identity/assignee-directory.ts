@@ -1,19 +1,7 @@
-import type { AssigneeDirectory, DirectoryUser } from '../bpm/engine/types.js';
+import type { DirectoryMember, TenantDirectory } from './directory.js';
 import type { IdentityDb } from './identity.tables.js';
 
-/** What BPM needs to know of an initiator or a starter. */
-export interface UserProfile {
-  id: number;
-  deptId: number | null;
-  roleIds: number[];
-  active: boolean;
-}
-
-/** The identity lookups of the approval engine, over identity's tables, scoped to one tenant. */
-export interface TenantDirectory extends AssigneeDirectory {
-  profile(userId: number): Promise<UserProfile | undefined>;
-}
-
+/** One tenant's lookups over identity's tables (IdentityDirectory.tenant). */
 export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantDirectory {
   const users = db
     .selectFrom('iam_users')
@@ -29,7 +17,7 @@ export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantD
   return {
     async users(ids) {
       if (ids.length === 0) return [];
-      return (await users.where('iam_users.id', 'in', ids).execute()) as DirectoryUser[];
+      return (await users.where('iam_users.id', 'in', ids).execute()) as DirectoryMember[];
     },
     async usersInRoles(roleIds) {
       if (roleIds.length === 0) return [];
@@ -43,7 +31,7 @@ export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantD
             .where('iam_roles.id', 'in', roleIds),
         )
         .orderBy('iam_users.id')
-        .execute()) as DirectoryUser[];
+        .execute()) as DirectoryMember[];
     },
     async parentOf(deptId) {
       const row = await db
@@ -64,8 +52,10 @@ export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantD
       return row === undefined ? undefined : row.leader_id;
     },
     async profile(userId) {
-      const user = (await users.where('iam_users.id', '=', userId).executeTakeFirst()) as
-        DirectoryUser | undefined;
+      const user = (await users
+        .select('iam_users.username as username')
+        .where('iam_users.id', '=', userId)
+        .executeTakeFirst()) as (DirectoryMember & { username: string }) | undefined;
       if (!user) return undefined;
       const roles = await db
         .selectFrom('iam_user_roles')

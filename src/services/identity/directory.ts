@@ -1,7 +1,9 @@
+import { findAccount, findUniqueByEmail, type AccountMatch } from './account-lookup.js';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../../platform/cache/cache.js';
 import { normalizePermissions } from '../../platform/auth/principal.js';
-import type { IdentityTables } from './identity.tables.js';
+import { createTenantDirectory } from './assignee-directory.js';
+import type { IdentityDb, IdentityTables } from './identity.tables.js';
 
 /** What sign-in needs to check a password. */
 export interface Credentials {
@@ -10,6 +12,8 @@ export interface Credentials {
   username: string;
   password_hash: string;
   status: 'active' | 'disabled';
+  /** Read with the hash: a session opened with it dies if an administrator bumps it meanwhile. */
+  session_version: number;
 }
 
 /** A user as forward-auth and `/me` see them: identity plus effective permissions. */
@@ -22,24 +26,66 @@ export interface DirectoryUser {
   status: 'active' | 'disabled';
   is_platform_admin: boolean;
   must_change_password: boolean;
+  /** Sessions opened under another version are over (an admin set the password or disabled). */
+  session_version: number;
   roles: string[];
   permissions: string[];
 }
 
+/** A user as the approval engine sees them: enough to route a task. */
+export interface DirectoryMember {
+  id: number;
+  deptId: number | null;
+  /** False while the user or their tenant is disabled. */
+  active: boolean;
+}
+
+/** What a starter check needs to know of a user: their department and roles too. */
+export interface UserProfile extends DirectoryMember {
+  /** The name BPM's process log records for the user's own entries (the start of an instance). */
+  username: string;
+  roleIds: number[];
+}
+
+/** Lookups scoped to one tenant (assignee resolution, starters, initiators). */
+export interface TenantDirectory {
+  /** The users among `ids` that exist in the tenant (active or not). */
+  users(ids: number[]): Promise<DirectoryMember[]>;
+  /** Users holding any of the roles, in the tenant, by id. */
+  usersInRoles(roleIds: number[]): Promise<DirectoryMember[]>;
+  /** The department's parent id, or null at the top; undefined when it does not exist. */
+  parentOf(deptId: number): Promise<number | null | undefined>;
+  /** The department's leader, or null when it has none; undefined when it does not exist. */
+  leaderOf(deptId: number): Promise<number | null | undefined>;
+  profile(userId: number): Promise<UserProfile | undefined>;
+}
+
 /**
- * The identity service's typed interface for the other services (auth today, the BPM engine's
- * assignee resolution later). SQL now; it could become an HTTP client without its callers changing.
+ * The identity service's one typed interface for the other services (auth's sign-in and
+ * forward-auth, BPM's assignee resolution). They declare the part they need as their own port;
+ * the composition root hands them this. SQL over identity's tables today; it could become an
+ * HTTP client without its callers changing.
  */
 export interface IdentityDirectory {
   findTenant(code: string): Promise<{ id: number; status: 'active' | 'disabled' } | undefined>;
   findCredentials(tenantId: number, username: string): Promise<Credentials | undefined>;
   /**
    * Cached; identity invalidates the entry whenever the user, their roles, a role or their tenant
-   * changes. `status` is `disabled` while the user's tenant is disabled.
+   * changes. `status` is `disabled` while the user's tenant is disabled. `fresh` skips the
+   * cache (refresh: an uncommon call that must see revocations at once, on every replica).
    */
-  findUser(userId: number): Promise<DirectoryUser | undefined>;
+  findUser(userId: number, options?: { fresh?: boolean }): Promise<DirectoryUser | undefined>;
   passwordHashOf(userId: number): Promise<string | undefined>;
   setPassword(userId: number, passwordHash: string): Promise<void>;
+  /** An active account of an active tenant by username or e-mail (password reset). */
+  findAccount(tenantCode: string, usernameOrEmail: string): Promise<AccountMatch | undefined>;
+  /** The one active account with this e-mail, none when two share it (external sign-in). */
+  findUniqueByEmail(tenantCode: string, email: string): Promise<AccountMatch | undefined>;
+  /**
+   * One tenant's lookups, uncached. `on` is the caller's transaction, so a caller holding a
+   * connection never waits for a second one from the same pool.
+   */
+  tenant<DB>(tenantId: number, on?: Kysely<DB>): TenantDirectory;
 }
 
 /** Bounds staleness when an invalidation is missed (separate processes without Redis). */
@@ -57,6 +103,10 @@ export function createIdentityDirectory(
   cache: Cache,
 ): IdentityDirectory {
   return {
+    tenant: (tenantId, on) =>
+      // Any handle of the shared database reaches identity's tables: read them on the caller's.
+      createTenantDirectory(on ? (on.withTables<IdentityTables>() as IdentityDb) : db, tenantId),
+
     findTenant: (code) =>
       db
         .selectFrom('iam_tenants')
@@ -67,13 +117,13 @@ export function createIdentityDirectory(
     findCredentials: (tenantId, username) =>
       db
         .selectFrom('iam_users')
-        .select(['id', 'tenant_id', 'username', 'password_hash', 'status'])
+        .select(['id', 'tenant_id', 'username', 'password_hash', 'status', 'session_version'])
         .where('tenant_id', '=', tenantId)
         .where('username', '=', username)
         .executeTakeFirst(),
 
-    async findUser(userId) {
-      const cached = await cache.get(userCacheKey(userId));
+    async findUser(userId, options) {
+      const cached = options?.fresh ? null : await cache.get(userCacheKey(userId));
       if (cached) return JSON.parse(cached) as DirectoryUser;
       const row = await db
         .selectFrom('iam_users')
@@ -87,6 +137,7 @@ export function createIdentityDirectory(
           'iam_users.status',
           'iam_users.is_platform_admin',
           'iam_users.must_change_password',
+          'iam_users.session_version',
           'iam_tenants.status as tenant_status',
         ])
         .where('iam_users.id', '=', userId)
@@ -133,5 +184,8 @@ export function createIdentityDirectory(
         .execute();
       await invalidateUsers(cache, [userId]);
     },
+
+    findAccount: (tenantCode, usernameOrEmail) => findAccount(db, tenantCode, usernameOrEmail),
+    findUniqueByEmail: (tenantCode, email) => findUniqueByEmail(db, tenantCode, email),
   };
 }

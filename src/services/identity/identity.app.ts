@@ -7,6 +7,7 @@ import { createMetrics } from '../../platform/metrics/metrics.js';
 import { registerDepartmentRoutes } from './departments/departments.routes.js';
 import { DepartmentsService } from './departments/departments.service.js';
 import type { IdentityTables } from './identity.tables.js';
+import { registerPermissionRoutes } from './permissions/permissions.routes.js';
 import { registerRoleRoutes } from './roles/roles.routes.js';
 import { RolesService } from './roles/roles.service.js';
 import { registerTenantRoutes } from './tenants/tenants.routes.js';
@@ -22,16 +23,18 @@ export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }
     logger,
     metrics: settings.metrics.enabled ? createMetrics('identity') : undefined,
     operationLog: kernel.operationLog,
-    trustProxy: true,
+    // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
+    trustProxy: 1,
   });
   trustGatewayHeaders(app, settings.gateway.signingSecret);
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),
   });
-  registerUserRoutes(app, new UsersService({ db, cache }));
+  registerUserRoutes(app, new UsersService({ db, cache, passwords: kernel.passwords }));
   registerRoleRoutes(app, new RolesService({ db, cache }));
   registerDepartmentRoutes(app, new DepartmentsService({ db }));
-  registerTenantRoutes(app, new TenantsService({ db, cache }));
+  registerTenantRoutes(app, new TenantsService({ db, cache, passwords: kernel.passwords }));
+  registerPermissionRoutes(app);
   return { app };
 }

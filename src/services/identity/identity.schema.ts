@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWeakSecret } from '../../config/secrets.js';
+import { passwordProblem } from '../../platform/auth/passwords.js';
 
 // Schema pieces shared by the identity features (users, roles, departments, tenants).
 
@@ -18,9 +18,17 @@ export const username = z
   .string()
   .regex(/^[A-Za-z0-9._@-]{2,64}$/, '2 to 64 letters, digits or . _ @ -');
 
-/** 8..128 characters and not a well-known weak value; checked with the other fields at once. */
+/**
+ * A password an administrator sets: 10..128 characters and strong enough for the policy
+ * (`passwordProblem`), checked with the other fields at once. The message says why.
+ */
 export const password = z
   .string()
-  .min(8)
   .max(128)
-  .refine((v) => v.length < 8 || !isWeakSecret(v), 'password is too weak');
+  .describe('at least 10 characters, not easy to guess (zxcvbn score 3 or more)')
+  .superRefine((value, ctx) => {
+    const problem = value.length <= 128 ? passwordProblem(value) : undefined;
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem });
+    }
+  });

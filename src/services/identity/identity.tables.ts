@@ -34,6 +34,8 @@ export type IdentityTables = {
     is_platform_admin: boolean;
     must_change_password: boolean;
     password_changed_at: Date | null;
+    /** Bumped when an administrator sets the password or disables the user: ends their sessions. */
+    session_version: Generated<number>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { verifyChain, type AuditTables } from '../../../platform/audit/business-audit.js';
+import type { AuditTables } from '../../../platform/audit/business-audit.js';
 import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
 import { csvPages } from '../../../platform/http/csv.js';
 import {
@@ -17,6 +17,7 @@ import {
   listBusinessAudit,
   readBusinessAuditCsvPage,
 } from './business-audit.repo.js';
+import { verifyChain, type VerifyOptions } from './chain-verify.js';
 
 /** The CSV export's row cap (the spec's 50 000). */
 export const EXPORT_ROW_LIMIT = 50_000;
@@ -51,7 +52,14 @@ const facet = z.array(z.object({ value: z.string(), count: z.number().int() }));
 
 const tags = ['audit'];
 
-export function registerBusinessAuditRoutes(app: HttpApp, db: Kysely<AuditTables>): void {
+/** The chain's keys and the checkpoint file (settings `audit.chain`), for verify. */
+export type ChainKeys = Pick<VerifyOptions, 'linkKey' | 'checkpointKey' | 'checkpointFile'>;
+
+export function registerBusinessAuditRoutes(
+  app: HttpApp,
+  db: Kysely<AuditTables>,
+  keys: ChainKeys,
+): void {
   app.get(
     '/api/v1/logs/audit',
     {
@@ -137,6 +145,6 @@ export function registerBusinessAuditRoutes(app: HttpApp, db: Kysely<AuditTables
         },
       },
     },
-    async (request) => ok(await verifyChain(db, principalOf(request).tenantId)),
+    async (request) => ok(await verifyChain({ db, ...keys }, principalOf(request).tenantId)),
   );
 }

@@ -25,6 +25,7 @@ export interface OperationLogDetailRow extends OperationLogRow {
 const ITEM_COLUMNS = [
   'id',
   'tenant_id',
+  'anonymous',
   'user_id',
   'username',
   'module',
@@ -56,6 +57,7 @@ type TextColumn =
 function matching(tenantId: number, filter: OperationLogFilter) {
   return (eb: Eb) => {
     const c = [eb('tenant_id', '=', tenantId)];
+    if (filter.anonymous !== undefined) c.push(eb('anonymous', '=', filter.anonymous));
     if (filter.user_id !== undefined) c.push(eb('user_id', '=', filter.user_id));
     if (filter.username) c.push(eb('username', 'ilike', containsPattern(filter.username)));
     if (filter.module) c.push(eb('module', '=', filter.module));
@@ -108,7 +110,15 @@ export function findOperationLog(
 }
 
 // Export columns that never need CSV quotes: numbers and the ISO time.
-const PLAIN_COLUMNS = ['id', 'tenant_id', 'user_id', 'status', 'latency_ms', 'created_at'];
+const PLAIN_COLUMNS = [
+  'id',
+  'tenant_id',
+  'anonymous',
+  'user_id',
+  'status',
+  'latency_ms',
+  'created_at',
+];
 
 /** Where the previous export page ended (newest first): its last row's time, to the µs, and id. */
 export interface ExportCursor {
@@ -138,6 +148,7 @@ export async function readOperationLogCsvPage(
     .select([
       'id',
       'tenant_id',
+      'anonymous',
       'user_id',
       text('username'),
       text('module'),

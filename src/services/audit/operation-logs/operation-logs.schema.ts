@@ -7,6 +7,11 @@ const time = z.iso.datetime({ offset: true }).transform((value) => new Date(valu
 
 /** Filters shared by the list and the CSV export. */
 export const operationLogFilterQuery = {
+  anonymous: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe('true: only requests without an established principal; false: only the others'),
   user_id: idQuery.describe('exact user id'),
   username: z.string().max(100).optional().describe('part of the username, matched as text'),
   module: z.string().max(64).optional().describe('exact module (first path segment after /api/v1)'),
@@ -47,6 +52,8 @@ export const clearQuery = z.object({ days: z.string().optional() });
 export const operationLogItem = z.object({
   id: z.number().int(),
   tenant_id: z.number().int(),
+  /** No principal was established: stored in the default tenant, `username` as claimed. */
+  anonymous: z.boolean(),
   user_id: z.number().int().nullable(),
   username: z.string(),
   module: z.string(),
@@ -88,6 +95,7 @@ export type OperationLogStats = z.infer<typeof operationLogStats>;
 export const EXPORT_COLUMNS = [
   'id',
   'tenant_id',
+  'anonymous',
   'user_id',
   'username',
   'module',

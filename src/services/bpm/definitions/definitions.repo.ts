@@ -88,6 +88,18 @@ export async function latestVersion(
   };
 }
 
+/** Whether the key has a suspended version (a start by key then answers 409, not 404). */
+export async function hasSuspendedVersion(db: BpmDb, tenantId: number, key: string) {
+  const row = await db
+    .selectFrom('bpm_definitions')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('key', '=', key)
+    .where('status', '=', 'suspended')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A business type already registered by another key of the tenant. */
 export async function bizTypeOwner(
   db: BpmDb,

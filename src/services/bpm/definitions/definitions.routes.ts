@@ -1,9 +1,10 @@
+import type { PermissionCode } from '../../../platform/auth/permissions.js';
 import { z } from 'zod';
 import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
-import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
+import { envelopeOf, listOf, ok, pageQuery } from '../../../platform/http/envelope.js';
 import { idParams } from '../../../platform/http/params.js';
 import type { HttpApp } from '../../../platform/http/server.js';
-import type { TenantDirectoryFactory } from '../bpm.app.js';
+import type { DirectoryOf } from '../bpm.ports.js';
 import {
   createDefinitionBody,
   definitionView,
@@ -18,7 +19,7 @@ const one = { 200: envelopeOf(definitionView) };
 export function registerDefinitionRoutes(
   app: HttpApp,
   definitions: DefinitionsService,
-  directoryOf: TenantDirectoryFactory,
+  directoryOf: DirectoryOf,
 ): void {
   app.get(
     '/api/v1/bpm/definitions',
@@ -75,7 +76,7 @@ export function registerDefinitionRoutes(
 
   const transition = (
     path: string,
-    permission: string,
+    permission: PermissionCode,
     summary: string,
     run: (p: ReturnType<typeof principalOf>, id: number) => Promise<unknown>,
   ) =>
@@ -110,7 +111,8 @@ export function registerDefinitionRoutes(
       schema: {
         tags,
         summary: 'Published flow-form definitions the caller may start',
-        response: { 200: envelopeOf(z.array(definitionView)) },
+        querystring: z.object({ ...pageQuery }),
+        response: { 200: envelopeOf(listOf(definitionView)) },
       },
     },
     async (request) => {
@@ -119,6 +121,7 @@ export function registerDefinitionRoutes(
         await definitions.startable(
           principal,
           await directoryOf(principal.tenantId).profile(principal.userId),
+          request.query,
         ),
       );
     },

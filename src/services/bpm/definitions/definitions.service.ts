@@ -6,10 +6,13 @@ import { pageResult, parsePage } from '../../../platform/http/envelope.js';
 import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
 import { toIso, toIsoOrNull } from '../../../platform/http/params.js';
 import type { BpmDb, Starters } from '../bpm.tables.js';
-import { validateFormSchema } from '../engine/form.js';
-import type { FormSchema } from '../engine/types.js';
-import { validateTree } from '../engine/validate-tree.js';
-import type { UserProfile } from '../../identity/assignee-directory.js';
+import {
+  definitionSizeProblems,
+  validateFormSchema,
+  validateTree,
+  type FormSchema,
+} from '../engine/index.js';
+import type { UserProfile } from '../bpm.ports.js';
 import {
   archivePublished,
   bizTypeOwner,
@@ -110,6 +113,15 @@ function auditDefinition(
   });
 }
 
+/**
+ * Documents past the size limits (tree-size.ts) are refused before anything stores or
+ * serializes them: 40001 on the document at fault.
+ */
+function rejectOversized(input: { form_schema?: unknown; node_tree?: unknown }): void {
+  const problems = definitionSizeProblems(input.form_schema, input.node_tree);
+  if (problems.length > 0) throw AppError.validation(problems, problems[0]!.message);
+}
+
 /** Definition design: drafts, publishing with full validation, versions, suspension. */
 export class DefinitionsService {
   constructor(private readonly o: DefinitionsServiceOptions) {}
@@ -156,6 +168,7 @@ export class DefinitionsService {
   }
 
   async create(principal: Principal, input: CreateDefinitionInput): Promise<DefinitionView> {
+    rejectOversized(input);
     const bizType = input.biz_type ?? null;
     const problems = [
       ...validateFormSchema(input.form_schema),
@@ -197,6 +210,7 @@ export class DefinitionsService {
     id: number,
     input: UpdateDefinitionInput,
   ): Promise<DefinitionView> {
+    rejectOversized(input);
     return inTransaction(this.o.db, async (trx) => {
       const row = await this.require(trx, principal.tenantId, id, true);
       if (row.status !== 'draft')
@@ -287,13 +301,18 @@ export class DefinitionsService {
     });
   }
 
-  /** Published flow-form definitions the caller may start. */
+  /**
+   * Published flow-form definitions the caller may start, in the list shape. The starter rule
+   * is applied in code (it reads the caller's roles and department), so the page is cut after it.
+   */
   async startable(
     principal: Principal,
     profile: UserProfile | undefined,
-  ): Promise<DefinitionView[]> {
-    if (!profile) return [];
-    const rows = await listPublishedFlows(this.o.db, principal.tenantId);
-    return rows.filter((row) => mayStart(row.starters, profile)).map(toDefinitionView);
+    query: { page?: string; page_size?: string },
+  ) {
+    const page = parsePage(query);
+    const rows = profile ? await listPublishedFlows(this.o.db, principal.tenantId) : [];
+    const mine = rows.filter((row) => mayStart(row.starters, profile!)).map(toDefinitionView);
+    return pageResult(mine.slice(page.offset, page.offset + page.pageSize), mine.length, page);
   }
 }

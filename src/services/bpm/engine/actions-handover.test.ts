@@ -11,7 +11,7 @@ import {
   tasksOf,
   testContext,
   users,
-} from './test-directory.js';
+} from './directory.test-support.js';
 import type { Action, ApprovalNode, InstanceState } from './types.js';
 
 /** Transfer, delegate / resolve and add-sign: the ways a task changes hands. */

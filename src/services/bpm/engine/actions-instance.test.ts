@@ -19,7 +19,7 @@ import {
   approveBy,
   started,
   threeApprovalLine as line,
-} from './test-directory.js';
+} from './directory.test-support.js';
 
 /** The instance-level actions: cancel, terminate, resume. */
 

@@ -15,7 +15,10 @@ import {
   approveBy,
   started,
   threeApprovalLine as line,
-} from './test-directory.js';
+  SYSTEM,
+} from './directory.test-support.js';
+import { applyAction } from './actions.js';
+import { returnPreviousTarget } from './available.js';
 
 /** Return to the initiator, resubmit, and the path-aware return to the previous node. */
 
@@ -173,7 +176,7 @@ describe('return to the previous node', () => {
   it('passes over a node a person approved earlier that the current path no longer takes', async () => {
     const tree = chain(
       start(),
-      approval('a', users(1)),
+      approval('a', users(1), { editableFields: ['amount'] }),
       branch('amount', [
         {
           id: 'big',
@@ -185,7 +188,12 @@ describe('return to the previous node', () => {
       ]),
       approval('c', users(3), back),
     );
-    const { ctx, state } = await started(tree, { amount: 500 });
+    const started_ = await started(tree, { amount: 500 });
+    const ctx = {
+      ...started_.ctx,
+      schema: { fields: [{ key: 'amount', label: 'Amount', type: 'number' as const }] },
+    };
+    const { state } = started_;
     let s = await approveBy(ctx, await approveBy(ctx, state, 1), 4);
     // c sends it back to p, which sends it back to a: p keeps its round-1 approval.
     s = (
@@ -254,5 +262,31 @@ describe('return to the previous node', () => {
     ).rejects.toMatchObject({
       code: 40900,
     });
+  });
+});
+
+describe('return to the previous node after a timeout approval', () => {
+  it('skips a node a person approved once but the system approved when it was last entered', async () => {
+    const tree = chain(start(), approval('a', users(1)), approval('c', users(3), back));
+    const { ctx, state } = await started(tree);
+    let s = await approveBy(ctx, state, 1);
+    s = (
+      await as(ctx)(
+        s,
+        { type: 'return', taskId: pendingOf(s.tasks, 3).id, to: 'previous', comment: 'x' },
+        3,
+      )
+    ).state;
+    expect(s).toMatchObject({ currentNodeId: 'a', round: 2 });
+    const timedOut = pendingOf(s.tasks, 1).id;
+    s = (
+      await applyAction(ctx, s, { type: 'approve', taskId: timedOut, comment: 'timeout' }, SYSTEM)
+    ).state;
+    const atC = pendingOf(s.tasks, 3);
+    expect(atC.round).toBe(2);
+    expect(returnPreviousTarget(ctx.tree, s, atC)).toBeNull();
+    await expect(
+      as(ctx)(s, { type: 'return', taskId: atC.id, to: 'previous', comment: 'x' }, 3),
+    ).rejects.toMatchObject({ code: 40900 });
   });
 });

@@ -16,7 +16,7 @@ import {
   tasksOf,
   testContext,
   users,
-} from './test-directory.js';
+} from './directory.test-support.js';
 import type { ApprovalNode, EngineContext, FlowNode, InstanceState } from './types.js';
 
 const INITIATOR = 30;
@@ -109,7 +109,14 @@ describe('approve', () => {
   });
 
   it('merges the approver form edits over the snapshot', async () => {
-    const { ctx, state } = await started(chain(start(), approval('a', users(1, 2))));
+    const begun = await started(
+      chain(start(), approval('a', users(1, 2), { editableFields: ['note'] })),
+    );
+    const { state } = begun;
+    const ctx = {
+      ...begun.ctx,
+      schema: { fields: [{ key: 'note', label: 'Note', type: 'input' as const }] },
+    };
     const taskId = pendingOf(state.tasks, 1).id;
     const { state: next } = await applyAction(
       ctx,

@@ -1,6 +1,5 @@
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/http/errors.js';
 import {
-  SYSTEM_OPERATOR,
   advance,
   cancelOpenTasks,
   cloneState,
@@ -10,7 +9,20 @@ import {
   logEffect,
   newTask,
 } from './advance.js';
-import { cancelAllowed, returnPreviousTarget } from './available.js';
+import {
+  checkHolder,
+  notAllowed,
+  operatorOf,
+  pendingApprovalTask,
+  requireComment,
+  sameNodeRound,
+  type Step,
+} from './action-checks.js';
+import { urge, withdraw } from './actions-followup.js';
+import { delegate, resolve, transfer } from './actions-handover.js';
+import { addSign, reduceSign, settleSignChain } from './actions-sign.js';
+import { cancelAllowed, isSignChainTask, returnPreviousTarget } from './available.js';
+import { applyEdits } from './edits.js';
 import { findNode, nextNodeAfter } from './tree.js';
 import type {
   Action,
@@ -30,75 +42,6 @@ import type {
  * (40301), then its own inputs (40003, 40001). Each writes one log entry of its own; moving on
  * (a completed node) adds the entries of `advance`.
  */
-
-/** One action's inputs: the context, the (already cloned) state, the action and its actor. */
-interface Step<T extends Action['type']> {
-  ctx: EngineContext;
-  s: InstanceState;
-  action: Extract<Action, { type: T }>;
-  actor: Actor;
-}
-
-const notAllowed = (message: string) => new AppError(ERROR_CODES.ACTION_NOT_ALLOWED, message);
-
-function operatorOf(actor: Actor): number {
-  return actor.system ? SYSTEM_OPERATOR : actor.userId;
-}
-
-function requireComment(comment: string | null | undefined): string {
-  if (typeof comment !== 'string' || comment.trim() === '') {
-    throw new AppError(ERROR_CODES.COMMENT_REQUIRED);
-  }
-  return comment;
-}
-
-/** Tasks of the same node and round as `task`: the set a node's mode rules look at. */
-const sameNodeRound = (task: TaskState) => (t: TaskState) =>
-  t.kind === 'approval' && t.nodeId === task.nodeId && t.round === task.round;
-
-function pendingApprovalTask(ctx: EngineContext, s: InstanceState, taskId: number) {
-  const task = s.tasks.find((t) => t.id === taskId);
-  if (!task) throw AppError.notFound('task');
-  if (s.status !== 'running') throw AppError.conflict('the instance is not running');
-  if (task.status !== 'pending') throw AppError.conflict('the task is no longer pending');
-  if (task.kind !== 'approval') throw AppError.conflict('a resubmit task is only resubmitted');
-  const node = findNode(ctx.tree, task.nodeId);
-  if (node?.type !== 'approval')
-    throw new Error(`task ${task.id} is on non-approval node ${task.nodeId}`);
-  return { task, node };
-}
-
-/** Only the holder of an undelegated task decides it; the system acts on any (timeouts). */
-function checkHolder(task: TaskState, actor: Actor, systemAllowed: boolean): void {
-  if (actor.system) {
-    if (systemAllowed) return;
-    throw notAllowed('the system may only approve or reject');
-  }
-  if (task.assigneeId !== actor.userId) throw notAllowed('the task is not yours');
-  if (task.delegatorId !== null) throw notAllowed('a delegated task can only be resolved');
-}
-
-/** A user a task may be passed to: not the caller, not already on the node, active. */
-async function checkTarget(
-  ctx: EngineContext,
-  s: InstanceState,
-  task: TaskState,
-  actor: Actor,
-  to: number,
-) {
-  const problem = (message: string) =>
-    AppError.validation([{ field: 'to_user_id', rule: 'type', message }], message);
-  if (to === actor.userId) throw problem('cannot pass a task to yourself');
-  const onNode = s.tasks.some(
-    (t) =>
-      sameNodeRound(task)(t) &&
-      t.status !== 'canceled' &&
-      (t.assigneeId === to || t.delegatorId === to),
-  );
-  if (onNode) throw problem(`user ${to} already holds a task on this node`);
-  const [user] = await ctx.directory.users([to]);
-  if (!user?.active) throw problem(`user ${to} is not an active user`);
-}
 
 function openResubmitTask(ctx: EngineContext, s: InstanceState, effects: Effect[]): void {
   s.tasks.push(
@@ -140,12 +83,22 @@ async function approve({ ctx, s, action, actor }: Step<'approve'>) {
   const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
   checkHolder(task, actor, true);
   const comment = action.comment ?? null;
+  const effects: Effect[] = [];
+  if (action.form) {
+    const edited = applyEdits(ctx.schema, node, s.form, action.form);
+    s.form = edited.form;
+    if (edited.changes.length > 0) {
+      const details = { changes: edited.changes };
+      effects.push(logEffect(ctx, node.id, 'edit', actor.userId, null, task.round, details));
+    }
+  }
   finishTask(ctx, task, actor.system ? 'auto_approved' : 'approved', comment);
-  // The approver's edits are merged over the snapshot; persistence validated them.
-  if (action.form) s.form = { ...s.form, ...action.form };
   const logAction = actor.system ? 'auto_approve' : 'approve';
-  const effects = [logEffect(ctx, node.id, logAction, operatorOf(actor), comment, task.round)];
+  effects.push(logEffect(ctx, node.id, logAction, operatorOf(actor), comment, task.round));
   const mine = sameNodeRound(task);
+  // A sign chain moves on first; when it is over, the node's rule decides as for any approval.
+  if (isSignChainTask(task) && settleSignChain(ctx, s, node, task, effects))
+    return { state: s, effects };
 
   if (node.mode === 'or') {
     cancelOpenTasks(ctx, s, mine);
@@ -178,7 +131,9 @@ async function reject({ ctx, s, action, actor }: Step<'reject'>) {
   const effects = [logEffect(ctx, node.id, logAction, operatorOf(actor), comment, task.round)];
   const mine = sameNodeRound(task);
   // `or`: one rejection is a vote; the node is rejected when nobody is left to approve.
-  if (node.mode === 'or' && s.tasks.some((t) => mine(t) && isOpen(t))) return { state: s, effects };
+  // A rejection in a before/after sign chain is never a mere vote.
+  const vote = node.mode === 'or' && !isSignChainTask(task);
+  if (vote && s.tasks.some((t) => mine(t) && isOpen(t))) return { state: s, effects };
 
   if (node.onReject === 'initiator') {
     cancelOpenTasks(ctx, s, mine);
@@ -214,93 +169,6 @@ async function returnTask({ ctx, s, action, actor }: Step<'return'>) {
   // The path is cut back to before the target, which `advance` then enters again.
   s.path = s.path.slice(0, s.path.lastIndexOf(target.id));
   return continueAt(ctx, s, target, effects);
-}
-
-async function transfer({ ctx, s, action, actor }: Step<'transfer'>) {
-  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
-  checkHolder(task, actor, false);
-  await checkTarget(ctx, s, task, actor, action.toUserId);
-  task.originalAssigneeId ??= task.assigneeId;
-  task.assigneeId = action.toUserId;
-  return {
-    state: s,
-    effects: [
-      logEffect(ctx, node.id, 'transfer', actor.userId, action.comment ?? null, task.round),
-      { type: 'notify', kind: 'todo', userIds: [action.toUserId], nodeId: node.id },
-    ] satisfies Effect[],
-  };
-}
-
-async function delegate({ ctx, s, action, actor }: Step<'delegate'>) {
-  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
-  checkHolder(task, actor, false);
-  await checkTarget(ctx, s, task, actor, action.toUserId);
-  task.delegatorId = actor.userId;
-  task.assigneeId = action.toUserId;
-  return {
-    state: s,
-    effects: [
-      logEffect(ctx, node.id, 'delegate', actor.userId, action.comment ?? null, task.round),
-      { type: 'delegation', taskId: task.id, fromUserId: actor.userId, toUserId: action.toUserId },
-      { type: 'notify', kind: 'todo', userIds: [action.toUserId], nodeId: node.id },
-    ] satisfies Effect[],
-  };
-}
-
-function resolve({ ctx, s, action, actor }: Step<'resolve'>) {
-  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
-  if (task.delegatorId === null) throw AppError.conflict('the task is not delegated');
-  if (actor.system || task.assigneeId !== actor.userId)
-    throw notAllowed('only the delegatee resolves');
-  const delegator = task.delegatorId;
-  task.assigneeId = delegator;
-  task.delegatorId = null;
-  return {
-    state: s,
-    effects: [
-      logEffect(ctx, node.id, 'resolve', actor.userId, action.comment ?? null, task.round),
-      { type: 'notify', kind: 'todo', userIds: [delegator], nodeId: node.id },
-    ] satisfies Effect[],
-  };
-}
-
-async function addSign({ ctx, s, action, actor }: Step<'add_sign'>) {
-  const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
-  if (node.mode === 'sequential')
-    throw AppError.conflict('add-sign is not available in sequential mode');
-  checkHolder(task, actor, false);
-  const problem = (message: string) =>
-    AppError.validation([{ field: 'user_ids', rule: 'type', message }], message);
-  const mine = sameNodeRound(task);
-  const onNode = new Set(
-    s.tasks
-      .filter((t) => mine(t) && t.status !== 'canceled')
-      .flatMap((t) => [t.assigneeId, t.delegatorId ?? t.assigneeId]),
-  );
-  const fresh = [...new Set(action.userIds)].filter((id) => !onNode.has(id));
-  if (fresh.length === 0) throw problem('no user who is not already on this node');
-  const users = await ctx.directory.users(fresh);
-  const bad = fresh.filter((id) => !users.some((u) => u.id === id && u.active));
-  if (bad.length > 0) throw problem(`not active users: ${bad.join(', ')}`);
-  for (const assigneeId of fresh) {
-    s.tasks.push(
-      newTask(ctx, s, {
-        nodeId: node.id,
-        kind: 'approval',
-        assigneeId,
-        status: 'pending',
-        addedBySign: true,
-        dueAt: dueAtFor(ctx, node),
-      }),
-    );
-  }
-  return {
-    state: s,
-    effects: [
-      logEffect(ctx, node.id, 'add_sign', actor.userId, action.comment ?? null, task.round),
-      { type: 'notify', kind: 'todo', userIds: fresh, nodeId: node.id },
-    ] satisfies Effect[],
-  };
 }
 
 const whereNow = (s: InstanceState) => s.currentNodeId ?? s.suspendReason?.node_id ?? null;
@@ -383,6 +251,8 @@ export async function applyAction(
       return resolve({ ctx, s, action, actor });
     case 'add_sign':
       return addSign({ ctx, s, action, actor });
+    case 'reduce_sign':
+      return reduceSign({ ctx, s, action, actor });
     case 'cancel':
       return cancel({ ctx, s, action, actor });
     case 'resubmit':
@@ -391,5 +261,9 @@ export async function applyAction(
       return terminate({ ctx, s, action, actor });
     case 'resume':
       return resume({ ctx, s, action, actor });
+    case 'urge':
+      return urge({ ctx, s, action, actor });
+    case 'withdraw':
+      return withdraw({ ctx, s, action, actor });
   }
 }

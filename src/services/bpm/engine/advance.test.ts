@@ -12,7 +12,7 @@ import {
   tasksOf,
   testContext,
   users,
-} from './test-directory.js';
+} from './directory.test-support.js';
 import type { FlowNode } from './types.js';
 
 const INITIATOR = 30;
@@ -53,6 +53,7 @@ describe('startInstance', () => {
       operatorId: INITIATOR,
       comment: null,
       round: 1,
+      details: null,
     });
     expect(state).toMatchObject({
       status: 'running',

@@ -14,15 +14,13 @@ import type {
   SuspendReason,
   TaskState,
 } from './types.js';
+import { SYSTEM_OPERATOR } from './types.js';
 
 /**
  * The cursor: starting an instance and moving it forward until it waits for people (open
  * tasks), is suspended, or reaches the end of the tree. Also the small state helpers the actions
  * share. Every function here returns a new state; the input is never mutated.
  */
-
-/** The operator id of the system in log entries. */
-export const SYSTEM_OPERATOR = 0;
 
 const HOUR_MS = 3_600_000;
 
@@ -53,9 +51,10 @@ export function logEffect(
   operatorId: number,
   comment: string | null,
   round: number,
+  details: Record<string, unknown> | null = null,
 ): Effect {
   const nodeName = nodeId === null ? null : (findNode(ctx.tree, nodeId)?.name ?? null);
-  return { type: 'log', entry: { nodeId, nodeName, action, operatorId, comment, round } };
+  return { type: 'log', entry: { nodeId, nodeName, action, operatorId, comment, round, details } };
 }
 
 export function dueAtFor(ctx: EngineContext, node: ApprovalNode): number | null {
@@ -80,6 +79,7 @@ export function newTask(
     dueAt: null,
     finishedAt: null,
     addedBySign: false,
+    urgedAt: null,
     ...fields,
   };
 }
@@ -163,7 +163,9 @@ export function openNodeTasks(
 export function emptyAssigneeDetail(r: NodeResolution): string {
   if (r.strategy === 'fallback_users') return 'no assignee, and no usable fallback user';
   if (r.resolution.note) return `no assignee: ${r.resolution.note}`;
-  const dropped = r.resolution.dropped.map((d) => `user ${d.userId} ${d.reason}`);
+  const dropped = r.resolution.dropped.map((d) =>
+    d.reason === 'initiator' ? `user ${d.userId} is the initiator` : `user ${d.userId} ${d.reason}`,
+  );
   return dropped.length > 0 ? `no active assignee (${dropped.join(', ')})` : 'no assignee';
 }
 

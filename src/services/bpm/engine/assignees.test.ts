@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resolveAssignees, resolveNodeAssignees, type AssigneeSource } from './assignees.js';
-import { DEFAULT_DIRECTORY, approval, testDirectory, users } from './test-directory.js';
+import { DEFAULT_DIRECTORY, approval, testDirectory, users } from './directory.test-support.js';
 import type { AssigneeRule } from './types.js';
 
 const source = (over: Partial<AssigneeSource> = {}): AssigneeSource => ({
   form: {},
+  initiatorId: 999,
   initiatorDeptId: 3,
   selectedAssignees: {},
   ...over,
@@ -176,5 +177,31 @@ describe('resolveNodeAssignees: empty-assignee strategies', () => {
     });
     const r = await resolveNodeAssignees(node, source(), DEFAULT_DIRECTORY);
     expect(r).toMatchObject({ outcome: 'suspend', userIds: [], strategy: 'fallback_users' });
+  });
+});
+
+describe('resolveNodeAssignees: no self-approval', () => {
+  it('drops the initiator, with the reason, and applies the empty-assignee strategy', async () => {
+    const r = await resolveNodeAssignees(
+      approval('n', users(1)),
+      source({ initiatorId: 1 }),
+      DEFAULT_DIRECTORY,
+    );
+    expect(r).toMatchObject({ outcome: 'suspend', userIds: [] });
+    expect(r.resolution.dropped).toEqual([{ userId: 1, reason: 'initiator' }]);
+  });
+
+  it('drops the initiator from the fallback users too', async () => {
+    const node = approval('n', users(99), {
+      emptyAssignee: { strategy: 'fallback_users', userIds: [1, 2] },
+    });
+    const r = await resolveNodeAssignees(node, source({ initiatorId: 1 }), DEFAULT_DIRECTORY);
+    expect(r).toMatchObject({ outcome: 'tasks', userIds: [2] });
+  });
+
+  it('keeps the initiator when the node sets allowInitiator', async () => {
+    const node = approval('n', users(1, 2), { allowInitiator: true });
+    const r = await resolveNodeAssignees(node, source({ initiatorId: 1 }), DEFAULT_DIRECTORY);
+    expect(r.userIds).toEqual([1, 2]);
   });
 });

@@ -14,7 +14,10 @@ import type {
  */
 
 /** The part of an instance that assignee rules read (simulate has no instance yet). */
-export type AssigneeSource = Pick<InstanceState, 'form' | 'initiatorDeptId' | 'selectedAssignees'>;
+export type AssigneeSource = Pick<
+  InstanceState,
+  'form' | 'initiatorId' | 'initiatorDeptId' | 'selectedAssignees'
+>;
 
 export interface AssigneeResolution {
   rule: AssigneeRule['type'];
@@ -30,7 +33,7 @@ export interface AssigneeResolution {
   /** Users the rule named, deduplicated, in order, before the active filter. */
   candidates: number[];
   /** Candidates left out, and why. */
-  dropped: { userId: number; reason: 'inactive' | 'unknown' }[];
+  dropped: { userId: number; reason: 'inactive' | 'unknown' | 'initiator' }[];
   /** The assignees: active candidates. */
   userIds: number[];
   /** Why the list is empty when the rule itself found nobody (no leader, no department, …). */
@@ -171,13 +174,36 @@ export interface NodeResolution {
   fallback: AssigneeResolution | null;
 }
 
+/**
+ * No self-approval: unless the node sets `allowInitiator`, the initiator is dropped from what a
+ * rule (or the fallback list) resolved, with the reason `initiator`.
+ */
+function withoutInitiator(
+  node: ApprovalNode,
+  state: AssigneeSource,
+  resolved: ResolvedAssignees,
+): ResolvedAssignees {
+  if (node.allowInitiator === true || !resolved.userIds.includes(state.initiatorId))
+    return resolved;
+  const userIds = resolved.userIds.filter((id) => id !== state.initiatorId);
+  const dropped = [
+    ...resolved.resolution.dropped,
+    { userId: state.initiatorId, reason: 'initiator' as const },
+  ];
+  return { userIds, resolution: { ...resolved.resolution, userIds, dropped } };
+}
+
 /** An approval node's assignees with its empty-assignee strategy (default `suspend`) applied. */
 export async function resolveNodeAssignees(
   node: ApprovalNode,
   state: AssigneeSource,
   directory: AssigneeDirectory,
 ): Promise<NodeResolution> {
-  const { userIds, resolution } = await resolveAssignees(node.assignee, state, node.id, directory);
+  const { userIds, resolution } = withoutInitiator(
+    node,
+    state,
+    await resolveAssignees(node.assignee, state, node.id, directory),
+  );
   if (userIds.length > 0)
     return { outcome: 'tasks', userIds, resolution, strategy: null, fallback: null };
   const strategy = node.emptyAssignee?.strategy ?? 'suspend';
@@ -185,7 +211,11 @@ export async function resolveNodeAssignees(
     return { outcome: 'auto_pass', userIds, resolution, strategy, fallback: null };
   if (strategy === 'fallback_users') {
     const ids = node.emptyAssignee?.userIds ?? [];
-    const fb = await resolveAssignees({ type: 'users', userIds: ids }, state, node.id, directory);
+    const fb = withoutInitiator(
+      node,
+      state,
+      await resolveAssignees({ type: 'users', userIds: ids }, state, node.id, directory),
+    );
     const outcome = fb.userIds.length > 0 ? 'tasks' : 'suspend';
     return { outcome, userIds: fb.userIds, resolution, strategy, fallback: fb.resolution };
   }

@@ -12,7 +12,7 @@ import {
   start,
   testContext,
   users,
-} from './test-directory.js';
+} from './directory.test-support.js';
 import type { Action, ApprovalNode, EngineContext, FlowNode, InstanceState } from './types.js';
 
 const INITIATOR = 30;
@@ -90,9 +90,9 @@ describe('availableActions', () => {
 
   it('offers the initiator cancel until a person acts', async () => {
     const { ctx, state } = await started(oneNode());
-    expect(availableActions(ctx.tree, state, person(INITIATOR))).toEqual(['cancel']);
+    expect(availableActions(ctx.tree, state, person(INITIATOR))).toEqual(['urge', 'cancel']);
     const s = await run(ctx, state, { type: 'approve', taskId: pendingOf(state.tasks, 1).id }, 1);
-    expect(availableActions(ctx.tree, s, person(INITIATOR))).toEqual([]);
+    expect(availableActions(ctx.tree, s, person(INITIATOR))).toEqual(['urge']);
   });
 
   it('offers the initiator resubmit on a pending resubmit task', async () => {
@@ -135,7 +135,9 @@ describe('availableActions', () => {
   });
 
   it('merges the roles of an actor who is both assignee and initiator', async () => {
-    const { ctx, state } = await started(chain(start(), approval('a', users(INITIATOR))));
+    const { ctx, state } = await started(
+      chain(start(), approval('a', users(INITIATOR), { allowInitiator: true })),
+    );
     const taskId = pendingOf(state.tasks, INITIATOR).id;
     const actions = availableActions(
       ctx.tree,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseBranch, evaluateCondition, type ConditionInput } from './condition.js';
-import { branch } from './test-directory.js';
+import { branch } from './directory.test-support.js';
 import type { Condition, FormData } from './types.js';
 
 const input = (

@@ -3,7 +3,13 @@
  * helpers advance.ts shares with actions.ts (task opening, logging, cloning) stay internal.
  */
 export type * from './types.js';
-export { TERMINAL_STATUSES } from './types.js';
+export {
+  SYSTEM_ACTOR,
+  SYSTEM_NAME,
+  SYSTEM_OPERATOR,
+  TERMINAL_STATUSES,
+  isTerminal,
+} from './types.js';
 
 export { allNodes, enclosingBranch, findNode, firstNodeOfBranch, nextNodeAfter } from './tree.js';
 export {
@@ -22,7 +28,7 @@ export {
   type NodeResolution,
   type ResolvedAssignees,
 } from './assignees.js';
-export { SYSTEM_OPERATOR, advance, startInstance, type StartInit } from './advance.js';
+export { advance, startInstance, type StartInit } from './advance.js';
 export { applyAction } from './actions.js';
 export {
   ACTION_ORDER,
@@ -45,3 +51,4 @@ export {
 export * from './form.js';
 export * from './validate-tree.js';
 export * from './hidden.js';
+export * from './tree-size.js';

@@ -13,7 +13,7 @@ import {
   start,
   testContext,
   users,
-} from './test-directory.js';
+} from './directory.test-support.js';
 import type { FlowNode } from './types.js';
 
 const init = (over: Partial<StartInit> = {}): StartInit => ({

@@ -73,6 +73,7 @@ type ReadContext = Pick<EngineContext, 'tree' | 'directory'>;
 export async function simulate(ctx: ReadContext, init: StartInit): Promise<Simulation> {
   const source: AssigneeSource = {
     form: init.form,
+    initiatorId: init.initiatorId,
     initiatorDeptId: init.initiatorDeptId,
     selectedAssignees: init.selectedAssignees,
   };

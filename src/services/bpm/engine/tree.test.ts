@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approval, branch, cc, chain, start, users } from './test-directory.js';
+import { approval, branch, cc, chain, start, users } from './directory.test-support.js';
 import { allNodes, enclosingBranch, findNode, firstNodeOfBranch, nextNodeAfter } from './tree.js';
 import type { BranchNode, FlowNode } from './types.js';
 

@@ -67,6 +67,10 @@ export interface ApprovalNode extends NodeBase {
   timeout?: { hours: number; action: TimeoutAction };
   /** Default `{strategy: 'suspend'}`. */
   emptyAssignee?: { strategy: EmptyAssigneeStrategy; userIds?: number[] };
+  /** Form fields this node's actors may change when they approve; default none. */
+  editableFields?: string[];
+  /** The initiator may be an assignee of this node (self-approval); default false. */
+  allowInitiator?: boolean;
 }
 
 export interface CcNode extends NodeBase {
@@ -122,6 +126,8 @@ export const TERMINAL_STATUSES: readonly InstanceStatus[] = [
   'canceled',
   'terminated',
 ];
+/** Whether an instance in `status` has ended (the one definition of "terminal"). */
+export const isTerminal = (status: InstanceStatus): boolean => TERMINAL_STATUSES.includes(status);
 
 export type TaskStatus = 'pending' | 'waiting' | 'done' | 'canceled';
 export type TaskResult =
@@ -149,6 +155,8 @@ export interface TaskState {
   finishedAt: number | null;
   /** Added by add-sign rather than resolved from the rule. */
   addedBySign: boolean;
+  /** When the initiator last urged this task's holder (ms), or null. */
+  urgedAt: number | null;
 }
 
 export interface SuspendReason {
@@ -198,7 +206,11 @@ export type LogAction =
   | 'cc'
   | 'branch'
   | 'suspend'
-  | 'finish';
+  | 'finish'
+  | 'edit'
+  | 'urge'
+  | 'withdraw'
+  | 'reduce_sign';
 
 export interface LogEntry {
   nodeId: string | null;
@@ -208,9 +220,21 @@ export interface LogEntry {
   operatorId: number;
   comment: string | null;
   round: number;
+  /**
+   * What the entry is about beyond its comment: `{to_user_id}` (transfer, delegate),
+   * `{user_ids, position}` (add-sign), `{user_ids}` (reduce-sign), `{changes: [{field, before, after}]}` (an approver's form edit).
+   */
+  details?: Record<string, unknown> | null;
 }
 
-export type NotificationKind = 'todo' | 'cc' | 'timeout' | 'terminal';
+/** One field an approver changed. */
+export interface FieldChange {
+  field: string;
+  before: FormData[string] | null;
+  after: FormData[string] | null;
+}
+
+export type NotificationKind = 'todo' | 'cc' | 'timeout' | 'terminal' | 'urge';
 
 /** What persistence must write besides the new state (which it diffs for tasks). */
 export type Effect =
@@ -218,6 +242,8 @@ export type Effect =
   | { type: 'cc'; nodeId: string; userIds: number[] }
   | { type: 'notify'; kind: NotificationKind; userIds: number[]; nodeId: string | null }
   | { type: 'delegation'; taskId: number; fromUserId: number; toUserId: number }
+  /** The delegatee handed the task back: the open delegation record is closed. */
+  | { type: 'delegation_resolved'; taskId: number }
   /** The instance reached a terminal state: outbox callback (business instances) and notice. */
   | { type: 'terminal'; status: InstanceStatus };
 
@@ -233,25 +259,44 @@ export type ActionName =
   | 'return_initiator'
   | 'return_previous'
   | 'add_sign'
+  | 'reduce_sign'
   | 'delegate'
   | 'resolve'
   | 'cancel'
   | 'resubmit'
-  | 'terminate';
+  | 'terminate'
+  | 'urge'
+  | 'withdraw';
 
 export type Action =
-  | { type: 'approve'; taskId: number; comment?: string | null; form?: FormData }
+  /** `form`: the fields the approver changes, as sent (the engine checks and validates them). */
+  | { type: 'approve'; taskId: number; comment?: string | null; form?: Record<string, unknown> }
   | { type: 'reject'; taskId: number; comment: string }
   | { type: 'transfer'; taskId: number; toUserId: number; comment?: string | null }
   | { type: 'return'; taskId: number; to: 'initiator' | 'previous'; comment: string }
-  | { type: 'add_sign'; taskId: number; userIds: number[]; comment?: string | null }
+  /** `position`: `parallel` (default) joins the node's rule; `before`/`after` open a sign chain. */
+  | {
+      type: 'add_sign';
+      taskId: number;
+      userIds: number[];
+      comment?: string | null;
+      position?: AddSignPosition;
+    }
+  /** 减签: cancel the pending tasks add-sign gave these users on the caller's node and round. */
+  | { type: 'reduce_sign'; taskId: number; userIds: number[]; comment?: string | null }
   | { type: 'delegate'; taskId: number; toUserId: number; comment?: string | null }
   | { type: 'resolve'; taskId: number; comment?: string | null }
   | { type: 'cancel'; comment?: string | null }
   /** `form` is already validated against the schema by the caller. */
   | { type: 'resubmit'; form: FormData }
   | { type: 'terminate'; comment?: string | null }
-  | { type: 'resume'; comment?: string | null };
+  | { type: 'resume'; comment?: string | null }
+  /** The initiator reminds the holders of the pending tasks (once an hour per task). */
+  | { type: 'urge'; comment?: string | null }
+  /** The actor of the last approval takes it back while the next node is untouched. */
+  | { type: 'withdraw'; taskId: number; comment?: string | null };
+
+export type AddSignPosition = 'parallel' | 'before' | 'after';
 
 /** Who acts: a person, or the system (id 0, for timeouts) with `system: true`. */
 export interface Actor {
@@ -259,6 +304,13 @@ export interface Actor {
   platformAdmin: boolean;
   system?: boolean;
 }
+
+/** The operator id of the system in log entries (timeouts, automatic steps). */
+export const SYSTEM_OPERATOR = 0;
+/** The name log entries of the system carry. */
+export const SYSTEM_NAME = 'system';
+/** The system as an actor: timeouts act through the same action code as a person. */
+export const SYSTEM_ACTOR: Actor = { userId: SYSTEM_OPERATOR, platformAdmin: false, system: true };
 
 /** Everything an engine call needs besides the state. */
 export interface EngineContext {

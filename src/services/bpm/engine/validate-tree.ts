@@ -28,47 +28,20 @@
  * - Unknown extra keys are ignored everywhere.
  */
 import type { FieldProblem } from '../../../platform/http/errors.js';
-import { isCalendarDate, isPlainObject } from './form.js';
-import type { ConditionOp, FieldType, FormField, FormSchema } from './types.js';
+import { isPlainObject } from './form.js';
+import type { FormField, FormSchema } from './types.js';
+import { MAX_TREE_NODES } from './tree-size.js';
+import { checkCondition } from './validate-condition.js';
+
+export { CONDITION_OPS, MAX_CONDITION_DEPTH } from './validate-condition.js';
 
 export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const MAX_TREE_DEPTH = 200;
-export const MAX_CONDITION_DEPTH = 50;
+/** A path from the root cannot be longer than the tree has nodes (tree-size.ts). */
+export const MAX_TREE_DEPTH = MAX_TREE_NODES;
 /** Ten years. */
 export const MAX_TIMEOUT_HOURS = 87_600;
 
-export const CONDITION_OPS: readonly ConditionOp[] = [
-  'eq',
-  'ne',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'in',
-  'not_in',
-  'contains',
-  'empty',
-  'not_empty',
-];
-
 type Rule = FieldProblem['rule'];
-/** What a condition's `field` names: a form field's type or one of the initiator's attributes. */
-type FieldKind = FieldType | 'dept_id' | 'role_ids';
-
-const COMMON_OPS: ConditionOp[] = ['eq', 'ne', 'in', 'not_in', 'empty', 'not_empty'];
-const ORDERED_OPS: ConditionOp[] = [...COMMON_OPS, 'gt', 'gte', 'lt', 'lte'];
-const OPS_BY_KIND: Record<FieldKind, ConditionOp[]> = {
-  input: [...COMMON_OPS, 'contains'],
-  textarea: [...COMMON_OPS, 'contains'],
-  select: COMMON_OPS,
-  radio: COMMON_OPS,
-  switch: COMMON_OPS,
-  number: ORDERED_OPS,
-  amount: ORDERED_OPS,
-  date: ORDERED_OPS,
-  dept_id: COMMON_OPS,
-  role_ids: ['in', 'not_in', 'contains', 'empty', 'not_empty'],
-};
 
 /** Where a problem is reported: the `field` of the entry and the subject of its message. */
 interface Fault {
@@ -221,6 +194,24 @@ function checkHiddenFields(walk: Walk, at: Fault, hidden: unknown): void {
   }
 }
 
+/** Declared keys only, and none the node hides from its own actors (they could not see it). */
+function checkEditableFields(walk: Walk, at: Fault, editable: unknown, hidden: unknown): void {
+  if (editable === undefined) return;
+  if (!Array.isArray(editable)) {
+    report(walk, at, 'type', 'editableFields must be an array of form field keys');
+    return;
+  }
+  const hiddenKeys = new Set(Array.isArray(hidden) ? hidden : []);
+  for (const key of editable) {
+    if (typeof key !== 'string') report(walk, at, 'type', 'editableFields must hold strings');
+    else if (!walk.fields.has(key)) {
+      report(walk, at, 'option', `editableFields names "${key}", which the form does not declare`);
+    } else if (hiddenKeys.has(key)) {
+      report(walk, at, 'option', `editableFields names "${key}", which this node hides`);
+    }
+  }
+}
+
 function checkApproval(walk: Walk, at: Fault, node: Record<string, unknown>): void {
   checkAssignee(walk, at, node.assignee, true);
   checkOneOf(walk, at, 'mode', node.mode, ['and', 'or', 'sequential']);
@@ -230,6 +221,10 @@ function checkApproval(walk: Walk, at: Fault, node: Record<string, unknown>): vo
   if (node.onReject !== undefined) {
     checkOneOf(walk, at, 'onReject', node.onReject, ['terminate', 'initiator']);
   }
+  if (node.allowInitiator !== undefined && typeof node.allowInitiator !== 'boolean') {
+    report(walk, at, 'type', 'allowInitiator must be true or false');
+  }
+  checkEditableFields(walk, at, node.editableFields, node.hiddenFields);
   const { timeout, emptyAssignee } = node;
   if (timeout !== undefined) {
     if (!isPlainObject(timeout)) report(walk, at, 'type', 'timeout must be {hours, action}');
@@ -365,135 +360,14 @@ function checkBranches(
     } else if (branch.condition === undefined || branch.condition === null) {
       report(walk, bat, 'required', 'a branch that is not the default needs a condition');
     } else {
-      checkCondition(walk, bat, branch.condition, 'condition', 1);
+      checkCondition(
+        walk.fields,
+        (rule, message) => report(walk, bat, rule, message),
+        branch.condition,
+        'condition',
+        1,
+      );
     }
     walkChain(walk, branch.child, depth + 1, `${location}.child`);
   });
-}
-
-function checkCondition(walk: Walk, at: Fault, cond: unknown, path: string, depth: number): void {
-  const say = (rule: Rule, message: string): void => report(walk, at, rule, `${path}: ${message}`);
-  if (depth > MAX_CONDITION_DEPTH) {
-    say('range', `conditions are nested deeper than ${MAX_CONDITION_DEPTH} levels`);
-    return;
-  }
-  if (!isPlainObject(cond)) {
-    say('type', 'a condition must be an object');
-    return;
-  }
-  const shapes = (['field', 'all', 'any'] as const).filter((k) => cond[k] !== undefined);
-  const shape = shapes[0];
-  if (shapes.length !== 1 || shape === undefined) {
-    say('format', 'a condition is exactly one of {field, op, value}, {all: [...]}, {any: [...]}');
-    return;
-  }
-  if (shape !== 'field') {
-    const list = cond[shape];
-    if (!Array.isArray(list)) say('type', `${shape} must be an array of conditions`);
-    else if (list.length === 0) say('required', `${shape} must hold at least one condition`);
-    else list.forEach((c, i) => checkCondition(walk, at, c, `${path}.${shape}[${i}]`, depth + 1));
-    return;
-  }
-  checkComparison(walk, cond, say);
-}
-
-function fieldKind(walk: Walk, name: string): FieldKind | undefined {
-  if (name === 'initiator.dept_id') return 'dept_id';
-  if (name === 'initiator.role_ids') return 'role_ids';
-  return walk.fields.get(name)?.type;
-}
-
-function checkComparison(
-  walk: Walk,
-  cond: Record<string, unknown>,
-  say: (rule: Rule, message: string) => void,
-): void {
-  const { field, op, value } = cond;
-  if (typeof field !== 'string') {
-    say('type', 'field must be a string');
-    return;
-  }
-  const kind = fieldKind(walk, field);
-  if (kind === undefined) {
-    say('option', `field "${field}" is neither a declared form field nor an initiator.* field`);
-  }
-  if (op === undefined) {
-    say('required', 'op is required');
-    return;
-  }
-  if (typeof op !== 'string' || !(CONDITION_OPS as readonly string[]).includes(op)) {
-    say('option', `op must be one of ${CONDITION_OPS.join(', ')}`);
-    return;
-  }
-  if (kind === undefined) return;
-  const operator = op as ConditionOp;
-  const kindText =
-    kind === 'dept_id' || kind === 'role_ids' ? `initiator.${kind}` : `${kind} field`;
-  if (!OPS_BY_KIND[kind].includes(operator)) {
-    say('type', `operator ${op} does not fit ${kindText} "${field}"`);
-    return;
-  }
-  const options = walk.fields.get(field)?.options ?? [];
-  if (operator === 'empty' || operator === 'not_empty') {
-    if (value !== undefined && value !== null) say('format', `operator ${op} takes no value`);
-    return;
-  }
-  if (value === undefined) {
-    say('required', `operator ${op} needs a value`);
-    return;
-  }
-  if (operator === 'in' || operator === 'not_in') {
-    if (!Array.isArray(value)) say('type', `operator ${op} needs an array value`);
-    else if (value.length === 0) say('required', `operator ${op} needs at least one value`);
-    else {
-      const elementKind = kind === 'role_ids' ? 'dept_id' : kind;
-      const bad = value.map((v) => valueProblem(elementKind, v, options)).find((p) => p !== null);
-      if (bad) say(bad[0], `every value of ${op} ${bad[1]}`);
-    }
-    return;
-  }
-  if (kind === 'role_ids') {
-    // Only contains is left here: one role id.
-    if (!isPositiveId(value)) say('type', 'contains on initiator.role_ids takes one role id');
-    return;
-  }
-  if (operator === 'contains') {
-    if (typeof value !== 'string') say('type', 'contains needs a string value');
-    else if (value === '') say('required', 'contains needs a non-empty string');
-    return;
-  }
-  const bad = valueProblem(kind, value, options);
-  if (bad) say(bad[0], `the value ${bad[1]}`);
-}
-
-/** Why `value` cannot be compared with a field of `kind`, or null when it can. */
-function valueProblem(kind: FieldKind, value: unknown, options: string[]): [Rule, string] | null {
-  switch (kind) {
-    case 'input':
-    case 'textarea':
-      return typeof value === 'string' ? null : ['type', 'must be a string'];
-    case 'select':
-    case 'radio':
-      if (typeof value !== 'string') return ['type', 'must be a string'];
-      return options.length === 0 || options.includes(value)
-        ? null
-        : ['option', `must be one of the field's options`];
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value)
-        ? null
-        : ['type', 'must be a number'];
-    case 'amount':
-      return Number.isSafeInteger(value)
-        ? null
-        : ['type', 'must be an integer number of cents (1000000 is 10 000 yuan)'];
-    case 'date':
-      return typeof value === 'string' && isCalendarDate(value)
-        ? null
-        : ['type', 'must be a date as YYYY-MM-DD'];
-    case 'switch':
-      return typeof value === 'boolean' ? null : ['type', 'must be true or false'];
-    case 'dept_id':
-    case 'role_ids':
-      return isPositiveId(value) ? null : ['type', 'must be a positive integer id'];
-  }
 }

@@ -1,204 +1,52 @@
-import { sql, type Selectable } from 'kysely';
-import type { BpmDb, BpmTables } from '../bpm.tables.js';
-import type { FlowNode, InstanceState, TaskState } from '../engine/types.js';
-import { allNodes } from '../engine/tree.js';
+import { sql } from 'kysely';
+import type { Page } from '../../../platform/http/envelope.js';
+import type { Sort } from '../../../platform/http/sort.js';
+import type { BpmDb } from '../bpm.tables.js';
+import type { MY_SORT } from './instances.schema.js';
 
-export type InstanceRow = Selectable<BpmTables['bpm_instances']>;
-export type TaskRow = Selectable<BpmTables['bpm_tasks']>;
+// Read-side queries of instances and their timeline; every one tenant-scoped.
 
-export const LIVE_ANCHOR_CONSTRAINT = 'bpm_instances_live_anchor';
-
-const ms = (d: Date | null) => (d ? d.getTime() : null);
-const date = (n: number | null) => (n === null ? null : new Date(n));
-
-export function taskStateOf(row: TaskRow): TaskState {
-  return {
-    id: row.id,
-    nodeId: row.node_id,
-    kind: row.kind,
-    assigneeId: row.assignee_id,
-    originalAssigneeId: row.original_assignee_id,
-    delegatorId: row.delegator_id,
-    status: row.status,
-    result: row.result as TaskState['result'],
-    round: row.round,
-    seq: row.seq,
-    comment: row.comment,
-    createdAt: row.created_at.getTime(),
-    dueAt: ms(row.due_at),
-    finishedAt: ms(row.finished_at),
-    addedBySign: row.added_by_sign,
-  };
+export interface InstanceFilter {
+  status?: string | undefined;
+  definition_key?: string | undefined;
+  initiator_id?: number | undefined;
 }
 
-export function instanceStateOf(row: InstanceRow, tasks: TaskRow[]): InstanceState {
-  return {
-    status: row.status,
-    round: row.round,
-    form: row.form as InstanceState['form'],
-    initiatorId: row.initiator_id,
-    initiatorDeptId: row.initiator_dept_id,
-    initiatorRoleIds: row.initiator_role_ids,
-    selectedAssignees: row.selected_assignees,
-    path: row.path,
-    currentNodeId: row.current_node_id,
-    suspendReason: row.suspend_reason,
-    tasks: tasks.map(taskStateOf),
-  };
+/** A whitelisted key; `id` breaks ties so pages never overlap or skip. */
+export type InstanceSort = Sort<(typeof MY_SORT)[number]>;
+
+export async function listInstances(
+  db: BpmDb,
+  tenantId: number,
+  filter: InstanceFilter,
+  page: Page,
+  sort: InstanceSort = {},
+) {
+  const order = sort.order ?? 'desc';
+  let query = db.selectFrom('bpm_instances').where('tenant_id', '=', tenantId);
+  if (filter.status) query = query.where('status', '=', filter.status as never);
+  if (filter.definition_key) query = query.where('definition_key', '=', filter.definition_key);
+  if (filter.initiator_id !== undefined)
+    query = query.where('initiator_id', '=', filter.initiator_id);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .$call((q) => (sort.sort ? q.orderBy(sort.sort, order) : q))
+      .orderBy('id', order)
+      .limit(page.pageSize)
+      .offset(page.offset)
+      .execute(),
+    query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
 }
 
-export function findInstance(db: BpmDb, tenantId: number, id: number, lock = false) {
-  let query = db
-    .selectFrom('bpm_instances')
+export function timeline(db: BpmDb, tenantId: number, instanceId: number) {
+  return db
+    .selectFrom('bpm_logs')
     .selectAll()
     .where('tenant_id', '=', tenantId)
-    .where('id', '=', id);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
-}
-
-export function instanceTasks(db: BpmDb, instanceId: number): Promise<TaskRow[]> {
-  return db
-    .selectFrom('bpm_tasks')
-    .selectAll()
     .where('instance_id', '=', instanceId)
     .orderBy('id')
     .execute();
-}
-
-/** The instance of a task, for actions addressed by task id. */
-export async function instanceIdOfTask(
-  db: BpmDb,
-  tenantId: number,
-  taskId: number,
-): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('bpm_tasks')
-    .select('instance_id')
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', taskId)
-    .executeTakeFirst();
-  return row?.instance_id;
-}
-
-export interface NewInstance {
-  tenant_id: number;
-  definition_id: number;
-  definition_key: string;
-  definition_version: number;
-  title: string;
-  initiator_id: number;
-  initiator_dept_id: number | null;
-  initiator_role_ids: number[];
-  biz_type: string;
-  biz_id: string;
-  form: Record<string, unknown>;
-  selected_assignees: Record<string, number[]>;
-}
-
-/**
- * Inserts the instance as running before the engine's first step, so the partial unique index
- * on the live anchor decides a race of two starts before any task exists.
- */
-export function insertInstance(db: BpmDb, row: NewInstance): Promise<InstanceRow> {
-  return db
-    .insertInto('bpm_instances')
-    .values({
-      ...row,
-      status: 'running',
-      round: 1,
-      current_node_id: null,
-      suspend_reason: null,
-      finished_at: null,
-      initiator_role_ids: JSON.stringify(row.initiator_role_ids),
-      form: JSON.stringify(row.form),
-      selected_assignees: JSON.stringify(row.selected_assignees),
-      path: '[]',
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-const TERMINAL = new Set(['approved', 'rejected', 'canceled', 'terminated']);
-
-/**
- * Writes the engine's new state: the instance columns, every new task (temporary negative ids
- * mapped to real ones, returned) and every task whose fields changed.
- */
-export async function saveState(
-  db: BpmDb,
-  instance: InstanceRow,
-  tree: FlowNode,
-  before: InstanceState,
-  after: InstanceState,
-): Promise<Map<number, number>> {
-  await db
-    .updateTable('bpm_instances')
-    .set({
-      status: after.status,
-      round: after.round,
-      form: JSON.stringify(after.form),
-      path: JSON.stringify(after.path),
-      current_node_id: after.currentNodeId,
-      suspend_reason: after.suspendReason ? JSON.stringify(after.suspendReason) : null,
-      updated_at: sql<Date>`now()`,
-      finished_at:
-        TERMINAL.has(after.status) && !TERMINAL.has(before.status)
-          ? sql<Date>`now()`
-          : instance.finished_at,
-    })
-    .where('id', '=', instance.id)
-    .execute();
-
-  const names = new Map(allNodes(tree).map((n) => [n.id, n.name]));
-  const previous = new Map(before.tasks.map((t) => [t.id, t]));
-  const ids = new Map<number, number>();
-  const created = after.tasks.filter((t) => t.id < 0);
-  if (created.length > 0) {
-    const rows = await db
-      .insertInto('bpm_tasks')
-      .values(
-        created.map((t) => ({
-          tenant_id: instance.tenant_id,
-          instance_id: instance.id,
-          node_id: t.nodeId,
-          node_name: names.get(t.nodeId) ?? t.nodeId,
-          kind: t.kind,
-          assignee_id: t.assigneeId,
-          original_assignee_id: t.originalAssigneeId,
-          delegator_id: t.delegatorId,
-          status: t.status,
-          result: t.result,
-          round: t.round,
-          seq: t.seq,
-          comment: t.comment,
-          added_by_sign: t.addedBySign,
-          created_at: new Date(t.createdAt),
-          due_at: date(t.dueAt),
-          finished_at: date(t.finishedAt),
-        })),
-      )
-      .returning('id')
-      .execute();
-    created.forEach((t, i) => ids.set(t.id, rows[i]!.id));
-  }
-  for (const t of after.tasks) {
-    const old = previous.get(t.id);
-    if (!old || t.id < 0 || JSON.stringify(old) === JSON.stringify(t)) continue;
-    await db
-      .updateTable('bpm_tasks')
-      .set({
-        assignee_id: t.assigneeId,
-        original_assignee_id: t.originalAssigneeId,
-        delegator_id: t.delegatorId,
-        status: t.status,
-        result: t.result,
-        comment: t.comment,
-        due_at: date(t.dueAt),
-        finished_at: date(t.finishedAt),
-      })
-      .where('id', '=', t.id)
-      .execute();
-  }
-  return ids;
 }

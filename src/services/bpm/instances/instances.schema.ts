@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../../../platform/http/envelope.js';
+import { sortQuery } from '../../../platform/http/sort.js';
 import { idQuery } from '../../../platform/http/params.js';
 
 const INSTANCE_STATUS = [
@@ -10,22 +11,25 @@ const INSTANCE_STATUS = [
   'canceled',
   'terminated',
 ] as const;
-const ACTIONS = [
+export const ACTIONS = [
   'approve',
   'reject',
   'transfer',
   'return_initiator',
   'return_previous',
   'add_sign',
+  'reduce_sign',
   'delegate',
   'resolve',
   'cancel',
   'resubmit',
   'terminate',
+  'urge',
+  'withdraw',
 ] as const;
 
-const comment = z.string().max(2000);
-const userId = z.number().int().min(1);
+export const comment = z.string().max(2000);
+export const userId = z.number().int().min(1);
 
 export const startBody = z
   .object({
@@ -40,36 +44,22 @@ export const startBody = z
     path: ['definition_key'],
   });
 
-export const listMyQuery = z.object({ ...pageQuery, status: z.enum(INSTANCE_STATUS).optional() });
+export const MY_SORT = ['created_at', 'updated_at', 'title'] as const;
+
+export const listMyQuery = z.object({
+  ...pageQuery,
+  ...sortQuery(MY_SORT, 'id, newest first'),
+  status: z.enum(INSTANCE_STATUS).optional(),
+});
 export const listAllQuery = z.object({
   ...pageQuery,
   status: z.enum(INSTANCE_STATUS).optional(),
   definition_key: z.string().max(64).optional(),
   initiator_id: idQuery,
 });
-export const todoQuery = z.object({ ...pageQuery, definition_key: z.string().max(64).optional() });
-export const doneQuery = z.object({ ...pageQuery });
-export const ccQuery = z.object({ ...pageQuery, unread: z.enum(['true', 'false']).optional() });
 
 export const commentBody = z.object({ comment: comment.nullish() }).optional();
-export const approveBody = z
-  .object({ comment: comment.nullish(), form: z.record(z.string(), z.unknown()).optional() })
-  .optional();
-export const rejectBody = z.object({ comment: comment.nullish() });
-export const transferBody = z.object({ to_user_id: userId, comment: comment.nullish() });
-export const returnBody = z.object({
-  to: z.enum(['initiator', 'previous']),
-  comment: comment.nullish(),
-});
-export const addSignBody = z.object({
-  user_ids: z.array(userId).min(1).max(50),
-  comment: comment.nullish(),
-});
 export const resubmitBody = z.object({ form: z.record(z.string(), z.unknown()) });
-export const simulateBody = z.object({
-  form: z.record(z.string(), z.unknown()),
-  initiator_id: userId.optional(),
-});
 
 export const suspendReasonView = z
   .object({
@@ -113,22 +103,11 @@ export const taskView = z.object({
   finished_at: z.string().nullable(),
 });
 
-export const taskItemView = taskView.extend({
-  instance_title: z.string(),
-  definition_key: z.string(),
-  initiator_id: z.number().int(),
-});
-
 export const instanceDetailView = instanceItemView.extend({
   form: z.record(z.string(), z.unknown()),
   tasks: z.array(taskView),
   current_node_ids: z.array(z.string()),
   path: z.array(z.string()),
-  actions: z.array(z.enum(ACTIONS)),
-});
-
-export const taskDetailView = taskView.extend({
-  instance: instanceDetailView,
   actions: z.array(z.enum(ACTIONS)),
 });
 
@@ -142,17 +121,9 @@ export const timelineView = z.object({
   operator_name: z.string(),
   comment: z.string().nullable(),
   round: z.number().int(),
+  /** `{to_user_id}` (transfer, delegate), `{user_ids}` (add-sign), `{changes}` (edit). */
+  details: z.record(z.string(), z.unknown()).nullable(),
   created_at: z.string(),
-});
-
-export const ccView = z.object({
-  id: z.number().int(),
-  instance_id: z.number().int(),
-  node_id: z.string(),
-  read: z.boolean(),
-  read_at: z.string().nullable(),
-  created_at: z.string(),
-  instance_title: z.string(),
 });
 
 export type StartInput = z.infer<typeof startBody>;

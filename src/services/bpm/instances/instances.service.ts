@@ -1,3 +1,4 @@
+import type { BpmTables } from '../bpm.tables.js';
 import { randomUUID } from 'node:crypto';
 import { writeBusinessAudit } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
@@ -5,130 +6,114 @@ import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
-import { toIso, toIsoOrNull } from '../../../platform/http/params.js';
-import { createTenantDirectory } from '../../identity/assignee-directory.js';
-import type { IdentityDb, IdentityTables } from '../../identity/identity.tables.js';
+import { toIso } from '../../../platform/http/params.js';
+import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { mayStart } from '../definitions/definitions.service.js';
 import {
   findDefinition,
   findPublished,
+  hasSuspendedVersion,
   type DefinitionRow,
 } from '../definitions/definitions.repo.js';
-import { applyAction } from '../engine/actions.js';
-import { startInstance } from '../engine/advance.js';
-import { availableActions } from '../engine/available.js';
-import { validateForm } from '../engine/form.js';
-import { hiddenFieldsOf, stripHidden } from '../engine/hidden.js';
-import type {
-  Action,
-  Actor,
-  FlowNode,
-  FormData,
-  FormSchema,
-  InstanceState,
-} from '../engine/types.js';
 import {
-  findInstance,
+  applyAction,
+  startInstance,
+  type Action,
+  type FlowNode,
+  type FormData,
+  type FormSchema,
+} from '../engine/index.js';
+import { formProblems } from '../runtime/form-input.js';
+import type { InstanceRunner, Loaded } from '../runtime/runner.js';
+import {
   insertInstance,
   instanceStateOf,
-  instanceTasks,
   LIVE_ANCHOR_CONSTRAINT,
-  type InstanceRow,
-  type TaskRow,
-} from './instances.repo.js';
-import type {
-  InstanceDetailView,
-  InstanceItemView,
-  StartInput,
-  TaskView,
-} from './instances.schema.js';
-import { isParticipant, listInstances, timeline } from './queries.repo.js';
-import type { InstanceRunner, Operator } from './runner.js';
+  reachedNodesOf,
+} from '../runtime/state.repo.js';
+import { diagramOf } from './diagram.js';
+import {
+  actorOf,
+  hiddenFor,
+  instanceDetail,
+  operatorOf,
+  toInstanceItem,
+  type Viewer,
+} from './instance-view.js';
+import { listInstances, timeline, type InstanceSort } from './instances.repo.js';
+import type { InstanceDetailView, StartInput } from './instances.schema.js';
 
 export interface InstancesServiceOptions {
   db: BpmDb;
   runner: InstanceRunner;
+  /** Identity's directory of a tenant (a port). */
+  directoryOf: DirectoryOf;
 }
 
-export const actorOf = (p: Principal): Actor => ({
-  userId: p.userId,
-  platformAdmin: p.platformAdmin,
-});
-export const operatorOf = (p: Principal): Operator => ({ id: p.userId, name: p.username });
-
-export function toInstanceItem(row: InstanceRow): InstanceItemView {
-  return {
-    id: row.id,
-    title: row.title,
-    definition_id: row.definition_id,
-    definition_key: row.definition_key,
-    definition_version: row.definition_version,
-    status: row.status,
-    initiator_id: row.initiator_id,
-    biz_type: row.biz_type,
-    biz_id: row.biz_id,
-    round: row.round,
-    suspend_reason: row.suspend_reason,
-    created_at: toIso(row.created_at),
-    finished_at: toIsoOrNull(row.finished_at),
-  };
+/** What a start needs besides the definition (the user and internal endpoints share it). */
+export interface StartRequest {
+  form: FormData;
+  title: string;
+  bizType: string;
+  bizId: string;
+  initiatorId: number;
+  selectedAssignees: Record<string, number[]>;
+  checkStarter: boolean;
 }
 
-export function toTaskView(row: TaskRow): TaskView {
-  return {
-    id: row.id,
-    instance_id: row.instance_id,
-    node_id: row.node_id,
-    node_name: row.node_name,
-    kind: row.kind,
-    assignee_id: row.assignee_id,
-    original_assignee_id: row.original_assignee_id,
-    delegator_id: row.delegator_id,
-    status: row.status,
-    result: row.result,
-    round: row.round,
-    comment: row.comment,
-    created_at: toIso(row.created_at),
-    due_at: toIsoOrNull(row.due_at),
-    finished_at: toIsoOrNull(row.finished_at),
-  };
-}
-
-/**
- * The form as `viewer` may see it: fields hidden by the nodes the viewer acts on are removed
- * (the initiator, who wrote the form, sees all of it).
- */
-export function visibleForm(tree: FlowNode, state: InstanceState, viewerId: number): FormData {
-  if (viewerId === state.initiatorId) return state.form;
-  const ownNodes = state.tasks
-    .filter(
-      (t) =>
-        t.assigneeId === viewerId ||
-        t.originalAssigneeId === viewerId ||
-        t.delegatorId === viewerId,
-    )
-    .map((t) => t.nodeId);
-  return stripHidden(state.form, hiddenFieldsOf(tree, ownNodes));
-}
-
-export function formProblems(schema: FormSchema, input: unknown): FormData {
-  const checked = validateForm(schema, input);
-  if (!checked.ok)
-    throw new AppError(ERROR_CODES.FORM_INVALID, undefined, { fields: checked.problems });
-  return checked.form;
+function withoutHiddenChanges(
+  details: Record<string, unknown> | null,
+  hidden: Set<string>,
+): Record<string, unknown> | null {
+  if (!details || hidden.size === 0 || !Array.isArray(details.changes)) return details;
+  const changes = (details.changes as Array<{ field: string }>).filter((c) => !hidden.has(c.field));
+  return { ...details, changes };
 }
 
 /** Starting instances, reading them, and the instance-level actions. */
 export class InstancesService {
   constructor(private readonly o: InstancesServiceOptions) {}
 
+  /**
+   * Who may read an instance: a platform admin, the initiator, a task holder (now or before:
+   * assignee, first holder, delegator), a CC recipient, or someone who acted on it; anyone else
+   * gets 404, as for an instance that does not exist. Answers the viewer with the nodes they
+   * reached it through.
+   */
+  async viewerOf(db: BpmDb, principal: Principal, loaded: Loaded): Promise<Viewer> {
+    const { state, instance } = loaded;
+    const me = principal.userId;
+    const held = state.tasks
+      .filter((t) => t.assigneeId === me || t.originalAssigneeId === me || t.delegatorId === me)
+      .map((t) => t.nodeId);
+    const reached = await reachedNodesOf(db, principal.tenantId, instance.id, me);
+    const nodeIds = [...new Set([...held, ...reached])];
+    if (!principal.platformAdmin && state.initiatorId !== me && nodeIds.length === 0)
+      throw AppError.notFound('instance');
+    return { actor: actorOf(principal), nodeIds };
+  }
+
+  /** Loads an instance the caller may see, with their viewer, else 404. */
+  async visible(principal: Principal, id: number): Promise<{ loaded: Loaded; viewer: Viewer }> {
+    const loaded = await this.o.runner.load(this.o.db, principal.tenantId, id);
+    if (!loaded) throw AppError.notFound('instance');
+    return { loaded, viewer: await this.viewerOf(this.o.db, principal, loaded) };
+  }
+
   private async definitionToStart(principal: Principal, input: StartInput): Promise<DefinitionRow> {
     const definition =
       input.definition_id !== undefined
         ? await findDefinition(this.o.db, principal.tenantId, input.definition_id)
         : await findPublished(this.o.db, principal.tenantId, input.definition_key!);
-    if (!definition) throw AppError.notFound('definition');
+    if (!definition) {
+      if (
+        input.definition_key !== undefined &&
+        (await hasSuspendedVersion(this.o.db, principal.tenantId, input.definition_key))
+      )
+        throw AppError.conflict('the definition is suspended');
+      throw AppError.notFound('definition');
+    }
     if (definition.status !== 'published')
       throw AppError.conflict(`definition version is ${definition.status}`);
     if (definition.form_mode !== 'flow') {
@@ -142,9 +127,8 @@ export class InstancesService {
   /** Flow-form start: validated form, frozen version, generated anchor, first step, one transaction. */
   async start(principal: Principal, input: StartInput): Promise<InstanceDetailView> {
     const definition = await this.definitionToStart(principal, input);
-    const schema = definition.form_schema as FormSchema;
-    const form = formProblems(schema, input.form);
-    return this.startFrom(principal.tenantId, definition, operatorOf(principal), {
+    const form = formProblems(definition.form_schema as FormSchema, input.form);
+    const started = await this.startFrom(principal.tenantId, definition, {
       form,
       title: input.title ?? definition.name,
       bizType: `flow:${definition.key}`,
@@ -152,33 +136,23 @@ export class InstancesService {
       initiatorId: principal.userId,
       selectedAssignees: input.selected_assignees ?? {},
       checkStarter: true,
-    }).then(({ instance, state, tree }) =>
-      this.detailOf(instance, state, tree, actorOf(principal)),
-    );
+    });
+    return instanceDetail(started, { actor: actorOf(principal), nodeIds: [] });
   }
 
-  /** The shared start path of the user and internal endpoints. */
+  /**
+   * The shared start path of the user and internal endpoints: insert, run the engine, write.
+   * The start entry is the initiator's, by name, whoever called (a business back end included).
+   */
   async startFrom(
     tenantId: number,
     definition: DefinitionRow,
-    operator: Operator,
-    init: {
-      form: FormData;
-      title: string;
-      bizType: string;
-      bizId: string;
-      initiatorId: number;
-      selectedAssignees: Record<string, number[]>;
-      checkStarter: boolean;
-    },
-  ) {
+    init: StartRequest,
+  ): Promise<Loaded> {
     const tree = definition.node_tree as FlowNode;
     const schema = definition.form_schema as FormSchema;
     return inTransaction(this.o.db, async (trx) => {
-      const profile = await createTenantDirectory(
-        trx.withTables<IdentityTables>() as unknown as IdentityDb,
-        tenantId,
-      ).profile(init.initiatorId);
+      const profile = await this.o.directoryOf<BpmTables>(tenantId, trx).profile(init.initiatorId);
       if (!profile || !profile.active)
         throw AppError.validation([
           { field: 'initiator_id', rule: 'option', message: 'no such active user' },
@@ -208,7 +182,7 @@ export class InstancesService {
           throw new AppError(ERROR_CODES.DUPLICATE_ANCHOR);
         throw err;
       });
-      const before = instanceStateOf(instance, []);
+      const loaded: Loaded = { instance, state: instanceStateOf(instance, []), tree, schema };
       const ctx = this.o.runner.context(trx, tenantId, tree, schema);
       const result = await startInstance(ctx, {
         form: init.form,
@@ -217,90 +191,43 @@ export class InstancesService {
         initiatorRoleIds: profile.roleIds,
         selectedAssignees: init.selectedAssignees,
       });
-      const saved = await this.o.runner.persist(trx, instance, tree, before, result, operator);
-      const state = instanceStateOf(saved.instance, await instanceTasks(trx, instance.id));
-      return { instance: saved.instance, state, tree };
+      return this.o.runner.apply(trx, loaded, result, {
+        id: init.initiatorId,
+        name: profile.username,
+      });
     });
   }
 
-  async detailOf(
-    instance: InstanceRow,
-    state: InstanceState,
-    tree: FlowNode,
-    viewer: Actor,
-  ): Promise<InstanceDetailView> {
-    const tasks = await instanceTasks(this.o.db, instance.id);
-    return {
-      ...toInstanceItem(instance),
-      form: visibleForm(tree, state, viewer.userId),
-      tasks: tasks.map(toTaskView),
-      current_node_ids: [
-        ...new Set(state.tasks.filter((t) => t.status === 'pending').map((t) => t.nodeId)),
-      ],
-      path: state.path,
-      actions: availableActions(tree, state, viewer),
-    };
-  }
-
-  /** Loads an instance the caller may see (participant or platform admin), else 404. */
-  async visible(principal: Principal, id: number) {
-    const instance = await findInstance(this.o.db, principal.tenantId, id);
-    if (!instance) throw AppError.notFound('instance');
-    if (
-      !principal.platformAdmin &&
-      !(await isParticipant(this.o.db, principal.tenantId, id, principal.userId))
-    ) {
-      throw AppError.notFound('instance');
-    }
-    const definition = await findDefinition(this.o.db, principal.tenantId, instance.definition_id);
-    const tree = definition!.node_tree as FlowNode;
-    const state = instanceStateOf(instance, await instanceTasks(this.o.db, id));
-    return { instance, state, tree };
-  }
-
   async detail(principal: Principal, id: number): Promise<InstanceDetailView> {
-    const { instance, state, tree } = await this.visible(principal, id);
-    return this.detailOf(instance, state, tree, actorOf(principal));
+    const { loaded, viewer } = await this.visible(principal, id);
+    return instanceDetail(loaded, viewer);
   }
 
+  /** The process log; form edits of fields hidden from the viewer are left out of `details`. */
   async timeline(principal: Principal, id: number) {
-    await this.visible(principal, id);
+    const { loaded, viewer } = await this.visible(principal, id);
+    const hidden = new Set(hiddenFor(loaded.tree, loaded.state, viewer));
     const rows = await timeline(this.o.db, principal.tenantId, id);
-    return rows.map((r) => ({ ...r, created_at: toIso(r.created_at) }));
+    return rows.map((r) => ({
+      ...r,
+      details: withoutHiddenChanges(r.details, hidden),
+      created_at: toIso(r.created_at),
+    }));
   }
 
   /** The frozen tree with each node's state; hidden fields removed for the viewer's own nodes. */
   async diagram(principal: Principal, id: number) {
-    const { state, tree } = await this.visible(principal, id);
-    const pending = new Set(state.tasks.filter((t) => t.status === 'pending').map((t) => t.nodeId));
-    const entered = new Set(state.path);
-    const finished = state.status !== 'running' && state.status !== 'suspended';
-    const mark = (node: FlowNode | null | undefined): unknown => {
-      if (!node) return null;
-      const stateOf = pending.has(node.id)
-        ? 'active'
-        : entered.has(node.id)
-          ? 'done'
-          : finished
-            ? 'skipped'
-            : 'pending';
-      const out: Record<string, unknown> = { ...node, state: stateOf, child: mark(node.child) };
-      if (node.type === 'branch') {
-        out.branches = node.branches.map((b) => ({ ...b, child: mark(b.child) }));
-      }
-      return out;
-    };
-    return {
-      tree: mark(tree),
-      path: state.path,
-      status: state.status,
-      form: visibleForm(tree, state, principal.userId),
-    };
+    const { loaded, viewer } = await this.visible(principal, id);
+    return diagramOf(loaded, viewer);
   }
 
   async my(
     principal: Principal,
-    query: { status?: string | undefined; page?: string; page_size?: string },
+    query: {
+      status?: string | undefined;
+      page?: string;
+      page_size?: string;
+    } & InstanceSort,
   ) {
     const page = parsePage(query);
     const { rows, total } = await listInstances(
@@ -308,10 +235,12 @@ export class InstancesService {
       principal.tenantId,
       { status: query.status, initiator_id: principal.userId },
       page,
+      { sort: query.sort, order: query.order },
     );
     return pageResult(rows.map(toInstanceItem), total, page);
   }
 
+  /** Every instance of the tenant; the route admits platform administrators only. */
   async all(
     principal: Principal,
     query: {
@@ -322,17 +251,16 @@ export class InstancesService {
       page_size?: string;
     },
   ) {
-    if (!principal.platformAdmin) throw AppError.forbidden('platform administrators only');
     const page = parsePage(query);
     const { rows, total } = await listInstances(this.o.db, principal.tenantId, query, page);
     return pageResult(rows.map(toInstanceItem), total, page);
   }
 
-  /** cancel / resubmit / terminate / resume: one engine action on the locked instance. */
+  /** cancel / resubmit / terminate / resume: one command on the locked instance. */
   async act(principal: Principal, id: number, action: Action): Promise<InstanceDetailView> {
-    await this.visible(principal, id);
     // Force terminate and resume are administrative acts: audited in the same transaction.
     const audited = action.type === 'terminate' || action.type === 'resume';
+    let viewer: Viewer | undefined;
     const done = await this.o.runner.act(
       principal.tenantId,
       id,
@@ -345,6 +273,10 @@ export class InstancesService {
         return applyAction(ctx, current.state, checked, actorOf(principal));
       },
       {
+        guard: async (trx, loaded) => {
+          viewer = await this.viewerOf(trx, principal, loaded);
+          return true;
+        },
         afterPersist: audited
           ? (trx, before, after) =>
               writeBusinessAudit(trx as never, {
@@ -361,6 +293,6 @@ export class InstancesService {
           : undefined,
       },
     );
-    return this.detailOf(done!.instance, done!.state, done!.tree, actorOf(principal));
+    return instanceDetail(done!, viewer!);
   }
 }

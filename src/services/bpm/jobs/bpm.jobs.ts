@@ -1,12 +1,13 @@
-import { every, type PeriodicJob } from '../../../platform/jobs/periodic.js';
+import type { JobSpec } from '../../../platform/jobs/catalogue.js';
 import type { Kernel } from '../../../platform/kernel.js';
+import type { BpmPorts } from '../bpm.ports.js';
 import type { BpmTables } from '../bpm.tables.js';
-import { InstanceRunner } from '../instances/runner.js';
+import { InstanceRunner } from '../runtime/runner.js';
 import { OutboxWorker } from './outbox.worker.js';
 import { TimeoutScanner } from './timeout.scanner.js';
 
 /** The BPM service's background work: the outbox worker and the timeout scanner. */
-export function startBpmJobs(kernel: Kernel): PeriodicJob {
+export function bpmJobs(kernel: Kernel, ports: Pick<BpmPorts, 'directoryOf'>): JobSpec[] {
   const { settings, logger } = kernel;
   const db = kernel.database.db.withTables<BpmTables>();
   const outbox = new OutboxWorker({
@@ -17,20 +18,36 @@ export function startBpmJobs(kernel: Kernel): PeriodicJob {
     notify: settings.bpm.notify,
     ...settings.bpm.outbox,
   });
-  const runner = new InstanceRunner({ db, notify: settings.bpm.notify });
+  const runner = new InstanceRunner({
+    db,
+    notify: settings.bpm.notify,
+    directoryOf: ports.directoryOf,
+  });
   const scanner = new TimeoutScanner({
     db,
     runner,
     logger: logger.child({ job: 'bpm.timeout_scanner' }),
   });
-  const jobs = [
-    every('bpm.outbox', settings.bpm.outbox.pollIntervalMs, () => outbox.runOnce(), logger),
-    every(
-      'bpm.timeout_scanner',
-      settings.bpm.timeoutScanIntervalMs,
-      () => scanner.runOnce(),
-      logger,
-    ),
+  return [
+    {
+      kind: 'periodic',
+      name: 'bpm.outbox',
+      intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
+      intervalMs: settings.bpm.outbox.pollIntervalMs,
+      // Rows claimed with FOR UPDATE SKIP LOCKED under a lease; completion fenced by lease version.
+      replicaSafety: 'row-claims',
+      enabled: true,
+      round: async () => void (await outbox.runOnce()),
+    },
+    {
+      kind: 'periodic',
+      name: 'bpm.timeout_scanner',
+      intervalSetting: 'BPM_TIMEOUT_SCAN_INTERVAL',
+      intervalMs: settings.bpm.timeoutScanIntervalMs,
+      // Each task claimed by a conditional UPDATE inside the instance's transaction.
+      replicaSafety: 'row-claims',
+      enabled: true,
+      round: async () => void (await scanner.runOnce()),
+    },
   ];
-  return { stop: async () => void (await Promise.all(jobs.map((j) => j.stop()))) };
 }

@@ -1,13 +1,18 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { BpmDb } from '../bpm.tables.js';
-import { applyAction } from '../engine/actions.js';
-import { findNode } from '../engine/tree.js';
-import type { ApprovalNode, EngineResult } from '../engine/types.js';
-import type { InstanceRunner } from '../instances/runner.js';
+import {
+  applyAction,
+  findNode,
+  SYSTEM_ACTOR,
+  SYSTEM_NAME,
+  SYSTEM_OPERATOR,
+  type ApprovalNode,
+  type EngineResult,
+} from '../engine/index.js';
+import type { InstanceRunner } from '../runtime/runner.js';
 
-const SYSTEM = { id: 0, name: 'system' };
-const SYSTEM_ACTOR = { userId: 0, platformAdmin: false, system: true };
+const SYSTEM = { id: SYSTEM_OPERATOR, name: SYSTEM_NAME };
 
 interface DueTask {
   id: number;
@@ -19,7 +24,7 @@ interface DueTask {
 /**
  * Acts on pending tasks past their `due_at`, as the system: `remind` logs and notifies once,
  * `auto_approve` and `auto_reject` run the same action code as a person. Each task is claimed
- * inside the instance's transaction by a conditional UPDATE of `reminded_at`, so two scanners
+ * inside the instance's transaction (SKIP LOCKED, then `reminded_at` set), so two scanners
  * (replicas) never act twice on one task, and a crash before commit leaves it unclaimed.
  */
 export class TimeoutScanner {
@@ -55,16 +60,25 @@ export class TimeoutScanner {
   }
 
   private async handle(task: DueTask): Promise<boolean> {
+    // Claimed with FOR UPDATE SKIP LOCKED inside the instance's transaction: a task another
+    // scanner (replica) holds is skipped, never waited for, and one already claimed is not due.
     const claim = async (trx: BpmDb) => {
-      const claimed = await trx
-        .updateTable('bpm_tasks')
-        .set({ reminded_at: sql<Date>`now()` })
+      const free = await trx
+        .selectFrom('bpm_tasks')
+        .select('id')
         .where('id', '=', task.id)
         .where('status', '=', 'pending')
         .where('reminded_at', 'is', null)
-        .returning('id')
+        .forUpdate()
+        .skipLocked()
         .executeTakeFirst();
-      return claimed !== undefined;
+      if (!free) return false;
+      await trx
+        .updateTable('bpm_tasks')
+        .set({ reminded_at: sql<Date>`now()` })
+        .where('id', '=', task.id)
+        .execute();
+      return true;
     };
     const step = await this.o.runner.act(
       task.tenant_id,
@@ -99,7 +113,7 @@ export class TimeoutScanner {
                 nodeId: task.node_id,
                 nodeName: node?.name ?? null,
                 action: 'remind',
-                operatorId: 0,
+                operatorId: SYSTEM_OPERATOR,
                 comment: 'timeout',
                 round: held.round,
               },
@@ -108,7 +122,7 @@ export class TimeoutScanner {
           ],
         };
       },
-      { claim },
+      { guard: claim },
     );
     if (step)
       this.o.logger.info(

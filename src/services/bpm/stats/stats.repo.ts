@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { BpmDb, BpmTables } from '../bpm.tables.js';
+import { TERMINAL_STATUSES } from '../engine/index.js';
 
 // Aggregations behind GET /api/v1/bpm/stats; every one filters by tenant in SQL. Plain
 // PostgreSQL that PGlite (17) and PostgreSQL 15 both run.
 
 type InstanceStatus = BpmTables['bpm_instances']['status'];
 
-const TERMINAL = sql.raw(`('approved', 'rejected', 'canceled', 'terminated')`);
+const TERMINAL = sql`(${sql.join([...TERMINAL_STATUSES])})`;
 
 export function countInstancesByStatus(db: BpmDb, tenantId: number) {
   return db

@@ -49,8 +49,11 @@ export type DepartmentView = z.infer<typeof departmentView>;
 export type DepartmentNode = DepartmentView & { children: DepartmentNode[] };
 
 /** One department of the tree with its sub-departments, ordered by `sort`, then id. */
-export const departmentNode: z.ZodType<DepartmentNode> = departmentView.extend({
-  get children() {
-    return z.array(departmentNode);
-  },
-});
+export const departmentNode: z.ZodType<DepartmentNode> = departmentView
+  .extend({
+    get children() {
+      return z.array(departmentNode);
+    },
+  })
+  // Recursive: OpenAPI can only express it as a named component that refers to itself.
+  .meta({ id: 'DepartmentNode' });

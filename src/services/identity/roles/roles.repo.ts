@@ -155,18 +155,21 @@ export async function deleteRole(db: IdentityDb, tenantId: number, roleId: numbe
     .execute();
 }
 
-/** Users of the tenant holding the role. */
-export async function holdersOfRole(
+/** Who holds the role: ids, and whether any of them is a platform administrator. */
+export async function roleHolders(
   db: IdentityDb,
   tenantId: number,
   roleId: number,
-): Promise<number[]> {
+): Promise<{ userIds: number[]; platformAdminHolds: boolean }> {
   const rows = await db
     .selectFrom('iam_user_roles')
     .innerJoin('iam_users', 'iam_users.id', 'iam_user_roles.user_id')
-    .select('iam_user_roles.user_id')
+    .select(['iam_user_roles.user_id', 'iam_users.is_platform_admin'])
     .where('iam_users.tenant_id', '=', tenantId)
     .where('iam_user_roles.role_id', '=', roleId)
     .execute();
-  return rows.map((r) => r.user_id);
+  return {
+    userIds: rows.map((r) => r.user_id),
+    platformAdminHolds: rows.some((r) => r.is_platform_admin),
+  };
 }

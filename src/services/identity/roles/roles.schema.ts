@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isGrantable } from '../../../platform/auth/permissions.js';
 import { pageQuery } from '../../../platform/http/envelope.js';
 import { keywordQuery, timestamp } from '../identity.schema.js';
 
@@ -6,11 +7,14 @@ export const MAX_PERMISSIONS = 200;
 
 const code = z.string().regex(/^[a-z][a-z0-9_]{1,63}$/, '2 to 64 of a-z, 0-9, _, from a letter');
 const name = z.string().trim().min(1).max(64);
-/** `*`, or `module:resource:action` segments where any segment after the first may be `*`. */
+/**
+ * `*`, a code of the catalogue (GET /api/v1/permissions), or `prefix:*` covering at least one:
+ * a role cannot grant a code no route requires.
+ */
 export const permissionCode = z
   .string()
   .max(100)
-  .regex(/^(\*|[a-z][a-z0-9_-]*(:([a-z0-9_-]+|\*))*)$/, 'not a permission code');
+  .refine(isGrantable, 'not a permission code of GET /api/v1/permissions');
 const permissions = z.array(permissionCode).max(MAX_PERMISSIONS);
 
 export const createRoleBody = z.object({ code, name, permissions });

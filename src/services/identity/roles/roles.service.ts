@@ -9,15 +9,16 @@ import {
   conflictOnReference,
 } from '../../../platform/db/constraint-errors.js';
 import { invalidateUsers } from '../directory.js';
+import { assertCanGrant, assertMayChangeRole, keepingStarHolder } from '../grants/grants.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';
 import {
   deleteRole,
   findRole,
-  holdersOfRole,
   insertRole,
   listRoles,
   lockRoleForUpdate,
+  roleHolders,
   ROLE_CODE_CONSTRAINT,
   updateRole,
   type RolePatch,
@@ -59,6 +60,7 @@ export class RolesService {
   }
 
   async create(principal: Principal, input: CreateRoleInput): Promise<RoleView> {
+    assertCanGrant(principal, input.permissions);
     const row = await inTransaction(this.o.db, async (trx) => {
       const created = await conflictOnDuplicate(
         insertRole(trx, {
@@ -89,50 +91,64 @@ export class RolesService {
     if (input.code !== undefined) patch.code = input.code;
     if (input.name !== undefined) patch.name = input.name;
     if (input.permissions !== undefined) patch.permissions = normalizeCodes(input.permissions);
-    const { row, holders } = await inTransaction(this.o.db, async (trx) => {
-      // Locked first: an assignment in flight either commits before (and is among the holders
-      // read below) or waits until this commits (and then reads the new permissions).
-      if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
-      const before = (await findRole(trx, tenantId, roleId))!;
-      const updated = await conflictOnDuplicate(
-        updateRole(trx, tenantId, roleId, patch),
-        ROLE_CODE_CONSTRAINT,
-        DUPLICATE_CODE,
-      );
-      await auditChange(trx, principal, {
-        action: 'update',
-        targetType: 'role',
-        targetId: roleId,
-        before: toRoleView(before),
-        after: toRoleView(updated!),
-        summary: `updated role ${updated!.code}`,
-      });
-      return { row: updated!, holders: await holdersOfRole(trx, tenantId, roleId) };
-    });
+    const { row, holders } = await inTransaction(this.o.db, (trx) =>
+      keepingStarHolder(trx, tenantId, async () => {
+        // Locked first: an assignment in flight either commits before (and is among the holders
+        // read below) or waits until this commits (and then reads the new permissions).
+        if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
+        const before = (await findRole(trx, tenantId, roleId))!;
+        const holderSet = await roleHolders(trx, tenantId, roleId);
+        assertMayChangeRole(principal, holderSet);
+        if (patch.permissions) {
+          const had = new Set(before.permissions);
+          assertCanGrant(
+            principal,
+            patch.permissions.filter((code) => !had.has(code)),
+          );
+        }
+        const updated = await conflictOnDuplicate(
+          updateRole(trx, tenantId, roleId, patch),
+          ROLE_CODE_CONSTRAINT,
+          DUPLICATE_CODE,
+        );
+        await auditChange(trx, principal, {
+          action: 'update',
+          targetType: 'role',
+          targetId: roleId,
+          before: toRoleView(before),
+          after: toRoleView(updated!),
+          summary: `updated role ${updated!.code}`,
+        });
+        return { row: updated!, holders: holderSet.userIds };
+      }),
+    );
     await invalidateUsers(this.o.cache, holders);
     return toRoleView(row);
   }
 
   async remove(principal: Principal, roleId: number): Promise<void> {
     const tenantId = principal.tenantId;
-    const holders = await inTransaction(this.o.db, async (trx) => {
-      if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
-      const holderIds = await holdersOfRole(trx, tenantId, roleId);
-      const before = (await findRole(trx, tenantId, roleId))!;
-      await auditChange(trx, principal, {
-        action: 'delete',
-        targetType: 'role',
-        targetId: roleId,
-        before: { ...toRoleView(before), holders: holderIds },
-        after: null,
-        summary: `deleted role ${before.code}`,
-      });
-      await conflictOnReference(
-        deleteRole(trx, tenantId, roleId),
-        'the role is still referenced by other records',
-      );
-      return holderIds;
-    });
+    const holders = await inTransaction(this.o.db, (trx) =>
+      keepingStarHolder(trx, tenantId, async () => {
+        if (!(await lockRoleForUpdate(trx, tenantId, roleId))) throw AppError.notFound('role');
+        const holderSet = await roleHolders(trx, tenantId, roleId);
+        assertMayChangeRole(principal, holderSet);
+        const before = (await findRole(trx, tenantId, roleId))!;
+        await auditChange(trx, principal, {
+          action: 'delete',
+          targetType: 'role',
+          targetId: roleId,
+          before: { ...toRoleView(before), holders: holderSet.userIds },
+          after: null,
+          summary: `deleted role ${before.code}`,
+        });
+        await conflictOnReference(
+          deleteRole(trx, tenantId, roleId),
+          'the role is still referenced by other records',
+        );
+        return holderSet.userIds;
+      }),
+    );
     // Its grants leave every holder's next request at once.
     await invalidateUsers(this.o.cache, holders);
   }

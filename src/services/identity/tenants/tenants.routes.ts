@@ -13,12 +13,13 @@ import {
   tenantView,
   updateTenantBody,
 } from './tenants.schema.js';
+import type { PermissionCode } from '../../../platform/auth/permissions.js';
 import type { TenantsService } from './tenants.service.js';
 
 const tags = ['identity'];
 
 /** Platform administrators only, and they must hold the code too. */
-const allow = (code: string) => [requirePlatformAdmin, requirePermission(code)];
+const allow = (code: PermissionCode) => [requirePlatformAdmin, requirePermission(code)];
 
 export function registerTenantRoutes(app: HttpApp, tenants: TenantsService): void {
   app.get(

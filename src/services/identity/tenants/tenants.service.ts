@@ -1,4 +1,4 @@
-import { hashPassword } from '../../../platform/auth/passwords.js';
+import type { PasswordHasher } from '../../../platform/auth/passwords.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -36,6 +36,8 @@ export interface TenantsServiceOptions {
   db: IdentityDb;
   /** Forward-auth's user cache: a tenant's users are invalidated when it is disabled or deleted. */
   cache: Cache;
+  /** The process's argon2 semaphore. */
+  passwords: PasswordHasher;
 }
 
 function toTenantView(row: TenantRow): TenantView {
@@ -60,7 +62,7 @@ export class TenantsService {
 
   /** The tenant, its `super_admin` role (`*`) and its first administrator, all or nothing. */
   async create(principal: Principal, input: CreateTenantInput): Promise<TenantView> {
-    const passwordHash = await hashPassword(input.admin_password);
+    const passwordHash = await this.o.passwords.hash(input.admin_password);
     const row = await inTransaction(this.o.db, async (trx) => {
       const tenant = await conflictOnDuplicate(
         insertTenant(trx, {

@@ -38,6 +38,9 @@ export interface UserPatch {
   email?: string | null;
   dept_id?: number | null;
   status?: 'active' | 'disabled';
+  must_change_password?: boolean;
+  /** Bumps `session_version`: every session and token of the user stops working. */
+  end_sessions?: boolean;
 }
 
 export const USERNAME_CONSTRAINT = 'iam_users_tenant_username';
@@ -141,10 +144,11 @@ export async function lockUserForReference(
   return row !== undefined;
 }
 
+/** Inserts a user; one an administrator creates must change the password at first sign-in. */
 export async function insertUser(db: IdentityDb, user: NewUser): Promise<number> {
   const row = await db
     .insertInto('iam_users')
-    .values({ ...user, must_change_password: false })
+    .values({ ...user, must_change_password: true })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -156,11 +160,13 @@ export async function updateUser(
   userId: number,
   patch: UserPatch,
 ): Promise<void> {
+  const { end_sessions: endSessions, ...columns } = patch;
   await db
     .updateTable('iam_users')
     .set({
-      ...patch,
+      ...columns,
       ...(patch.password_hash ? { password_changed_at: new Date() } : {}),
+      ...(endSessions ? { session_version: sql<number>`session_version + 1` } : {}),
       updated_at: new Date(),
     })
     .where('tenant_id', '=', tenantId)

@@ -1,9 +1,16 @@
-import { hashPassword } from '../../../platform/auth/passwords.js';
+import type { PasswordHasher } from '../../../platform/auth/passwords.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
 import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import {
+  assertCanGrant,
+  holdsEverything,
+  keepingStarHolder,
+  notAllowed,
+} from '../grants/grants.js';
+import { permissionsOfRoles } from '../grants/grants.repo.js';
 import {
   conflictOnDuplicate,
   conflictOnReference,
@@ -32,6 +39,8 @@ export interface UsersServiceOptions {
   db: IdentityDb;
   /** Forward-auth's user cache, invalidated after every change that affects a user. */
   cache: Cache;
+  /** The process's argon2 semaphore. */
+  passwords: PasswordHasher;
 }
 
 const DUPLICATE_USERNAME = 'username already exists in this tenant';
@@ -63,6 +72,9 @@ export async function referenceProblems(
   return problems;
 }
 
+const sameSet = (a: number[], b: number[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
+
 /** User administration within the caller's tenant. */
 export class UsersService {
   constructor(private readonly o: UsersServiceOptions) {}
@@ -81,10 +93,12 @@ export class UsersService {
 
   async create(principal: Principal, input: CreateUserInput): Promise<UserView> {
     const tenantId = principal.tenantId;
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.o.passwords.hash(input.password);
     const row = await inTransaction(this.o.db, async (trx) => {
       const problems = await referenceProblems(trx, tenantId, input);
       if (problems.length > 0) throw AppError.validation(problems);
+      const roleIds = [...new Set(input.role_ids ?? [])];
+      assertCanGrant(principal, await permissionsOfRoles(trx, tenantId, roleIds));
       const userId = await conflictOnDuplicate(
         insertUser(trx, {
           tenant_id: tenantId,
@@ -99,7 +113,7 @@ export class UsersService {
         USERNAME_CONSTRAINT,
         DUPLICATE_USERNAME,
       );
-      await replaceUserRoles(trx, userId, [...new Set(input.role_ids ?? [])]);
+      await replaceUserRoles(trx, userId, roleIds);
       const created = (await findUser(trx, tenantId, userId))!;
       await auditChange(trx, principal, {
         action: 'create',
@@ -116,72 +130,98 @@ export class UsersService {
 
   async update(principal: Principal, userId: number, input: UpdateUserInput): Promise<UserView> {
     const tenantId = principal.tenantId;
-    if (userId === principal.userId && input.status === 'disabled') {
+    const self = userId === principal.userId;
+    if (self && input.status === 'disabled') {
       throw AppError.conflict('you cannot disable your own account');
     }
-    const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-    const row = await inTransaction(this.o.db, async (trx) => {
-      const target = await lockUserForUpdate(trx, tenantId, userId);
-      if (!target) throw AppError.notFound('user');
-      this.guardPlatformAdmin(principal, target);
-      const before = (await findUser(trx, tenantId, userId))!;
-      const problems = await referenceProblems(trx, tenantId, input);
-      if (problems.length > 0) throw AppError.validation(problems);
-      const patch: UserPatch = {};
-      if (input.username !== undefined) patch.username = input.username;
-      if (passwordHash !== undefined) patch.password_hash = passwordHash;
-      if (input.nickname !== undefined) patch.nickname = input.nickname;
-      if (input.email !== undefined) patch.email = input.email;
-      if (input.dept_id !== undefined) patch.dept_id = input.dept_id;
-      if (input.status !== undefined) patch.status = input.status;
-      await conflictOnDuplicate(
-        updateUser(trx, tenantId, userId, patch),
-        USERNAME_CONSTRAINT,
-        DUPLICATE_USERNAME,
-      );
-      if (input.role_ids !== undefined) {
-        await replaceUserRoles(trx, userId, [...new Set(input.role_ids)]);
-      }
-      const after = (await findUser(trx, tenantId, userId))!;
-      await auditChange(trx, principal, {
-        action: 'update',
-        targetType: 'user',
-        targetId: userId,
-        before: toUserView(before),
-        after: {
-          ...toUserView(after),
-          ...(passwordHash !== undefined ? { password: 'changed' } : {}),
-        },
-        summary: `updated user ${after.username}`,
-      });
-      return after;
-    });
+    if (self && input.password !== undefined) {
+      // The own password changes with the old one (POST /api/v1/me/password), so a stolen
+      // session cannot take over the account.
+      throw notAllowed('change your own password with POST /api/v1/me/password');
+    }
+    const passwordHash = input.password ? await this.o.passwords.hash(input.password) : undefined;
+    const row = await inTransaction(this.o.db, (trx) =>
+      keepingStarHolder(trx, tenantId, async () => {
+        const target = await lockUserForUpdate(trx, tenantId, userId);
+        if (!target) throw AppError.notFound('user');
+        this.guardPlatformAdmin(principal, target);
+        const before = (await findUser(trx, tenantId, userId))!;
+        const problems = await referenceProblems(trx, tenantId, input);
+        if (problems.length > 0) throw AppError.validation(problems);
+        const roleIds = input.role_ids && [...new Set(input.role_ids)];
+        if (roleIds && !sameSet(roleIds, before.role_ids)) {
+          if (self && !holdsEverything(principal)) {
+            throw notAllowed('you cannot change your own roles');
+          }
+          const added = roleIds.filter((id) => !before.role_ids.includes(id));
+          assertCanGrant(principal, await permissionsOfRoles(trx, tenantId, added));
+        }
+        const patch: UserPatch = {};
+        if (input.username !== undefined) patch.username = input.username;
+        if (passwordHash !== undefined) patch.password_hash = passwordHash;
+        if (input.nickname !== undefined) patch.nickname = input.nickname;
+        if (input.email !== undefined) patch.email = input.email;
+        if (input.dept_id !== undefined) patch.dept_id = input.dept_id;
+        if (input.status !== undefined) patch.status = input.status;
+        // A password set by an administrator, or a disabled account, ends every session of the
+        // user; the new password must be changed at the next sign-in.
+        if (passwordHash !== undefined) patch.must_change_password = true;
+        if (
+          passwordHash !== undefined ||
+          (input.status === 'disabled' && before.status !== 'disabled')
+        ) {
+          patch.end_sessions = true;
+        }
+        await conflictOnDuplicate(
+          updateUser(trx, tenantId, userId, patch),
+          USERNAME_CONSTRAINT,
+          DUPLICATE_USERNAME,
+        );
+        if (roleIds !== undefined) await replaceUserRoles(trx, userId, roleIds);
+        const after = (await findUser(trx, tenantId, userId))!;
+        await auditChange(trx, principal, {
+          action: 'update',
+          targetType: 'user',
+          targetId: userId,
+          before: toUserView(before),
+          after: {
+            ...toUserView(after),
+            ...(passwordHash !== undefined ? { password: 'changed' } : {}),
+          },
+          summary: `updated user ${after.username}`,
+        });
+        return after;
+      }),
+    );
     // After the commit: the next request of this user is checked against the new state.
     await invalidateUsers(this.o.cache, [userId]);
-    return toUserView(row!);
+    return toUserView(row);
   }
 
   async remove(principal: Principal, userId: number): Promise<void> {
     const tenantId = principal.tenantId;
     if (userId === principal.userId) throw AppError.conflict('you cannot delete your own account');
-    await inTransaction(this.o.db, async (trx) => {
-      const target = await lockUserForUpdate(trx, tenantId, userId);
-      if (!target) throw AppError.notFound('user');
-      this.guardPlatformAdmin(principal, target);
-      const before = (await findUser(trx, tenantId, userId))!;
-      await auditChange(trx, principal, {
-        action: 'delete',
-        targetType: 'user',
-        targetId: userId,
-        before: toUserView(before),
-        after: null,
-        summary: `deleted user ${before.username}`,
-      });
-      await conflictOnReference(
-        deleteUser(trx, tenantId, userId),
-        'the user is still referenced by other records',
-      );
-    });
+    // Deleting the user deletes their sessions and refresh tokens with them (foreign keys).
+    await inTransaction(this.o.db, (trx) =>
+      keepingStarHolder(trx, tenantId, async () => {
+        const target = await lockUserForUpdate(trx, tenantId, userId);
+        if (!target) throw AppError.notFound('user');
+        this.guardPlatformAdmin(principal, target);
+        const before = (await findUser(trx, tenantId, userId))!;
+        await auditChange(trx, principal, {
+          action: 'delete',
+          targetType: 'user',
+          targetId: userId,
+          before: toUserView(before),
+          after: null,
+          summary: `deleted user ${before.username}`,
+        });
+        await conflictOnReference(
+          deleteUser(trx, tenantId, userId),
+          'the user is still referenced by other records',
+        );
+      }),
+    );
     await invalidateUsers(this.o.cache, [userId]);
   }
 

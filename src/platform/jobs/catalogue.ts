@@ -1,0 +1,47 @@
+/**
+ * A service's background work as a typed catalogue: each entry names itself (also its heartbeat
+ * in mon_job_heartbeats), the setting that paces it, and why it is safe to run in every replica.
+ * `startJobs` (lifecycle.ts) starts and stops them the same way in every mode.
+ */
+
+/** Why running the job in every replica at once is safe. */
+export type ReplicaSafety =
+  /** Rows are claimed with FOR UPDATE SKIP LOCKED or a conditional UPDATE: one replica per row. */
+  | 'row-claims'
+  /** A round runs under pg_try_advisory_xact_lock: one replica per round, the others skip. */
+  | 'advisory-lock'
+  /** A durable stream consumer shared by the replicas: each event goes to one of them. */
+  | 'shared-consumer';
+
+interface JobBase {
+  /** `<service>.<job>`; the heartbeat's name too. */
+  name: string;
+  /**
+   * The environment setting that paces it, e.g. `BPM_TIMEOUT_SCAN_INTERVAL`; null for a
+   * continuous job, which its stream paces.
+   */
+  intervalSetting: string | null;
+  /** That setting's value: the round interval, or the heartbeat period of a continuous job. */
+  intervalMs: number;
+  replicaSafety: ReplicaSafety;
+  /** False when its settings turn it off (it is then not started). */
+  enabled: boolean;
+}
+
+/** Runs a round every interval, never two at once; the lifecycle reports the heartbeat. */
+export interface PeriodicJobSpec extends JobBase {
+  kind: 'periodic';
+  /**
+   * One round. Return `'skipped'` when another replica did the work (no heartbeat), or
+   * `'reported'` when the round wrote its own heartbeat (with a message of its own).
+   */
+  round(): Promise<void | 'skipped' | 'reported'>;
+}
+
+/** Runs until stopped (a stream consumer); the lifecycle reports its heartbeat every interval. */
+export interface ContinuousJobSpec extends JobBase {
+  kind: 'continuous';
+  start(): { stop(): Promise<void> };
+}
+
+export type JobSpec = PeriodicJobSpec | ContinuousJobSpec;

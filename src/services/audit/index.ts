@@ -1,0 +1,17 @@
+/**
+ * The audit service's public face. Needs no port. Serves: operation logs, login logs, business
+ * audit logs, readiness at `/health/ready`, metrics. Jobs: the login-event consumer and log
+ * retention. Provides nothing to other services (every service writes operation logs and
+ * business audit rows through src/platform/audit).
+ */
+import type { ServiceModule } from '../../platform/module.js';
+import { buildAuditApp } from './audit.app.js';
+import { auditJobs } from './audit.jobs.js';
+
+export const auditModule: ServiceModule = {
+  name: 'audit',
+  async create(kernel) {
+    const { app, metrics } = await buildAuditApp(kernel);
+    return { app, jobs: auditJobs(kernel, metrics) };
+  },
+};

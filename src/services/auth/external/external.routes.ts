@@ -1,0 +1,105 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { envelopeOf, ok } from '../../../platform/http/envelope.js';
+import type { HttpApp } from '../../../platform/http/server.js';
+import { tokenPair } from '../auth.schema.js';
+import type { LoginType, RequestContext } from '../auth.service.js';
+import type { ExternalLoginService } from './external.service.js';
+
+const tags = ['auth'];
+const providerParams = z.object({ provider: z.string().regex(/^[a-z]{1,16}$/) });
+const callbackBody = z.object({
+  iss: z.string().max(512).optional(),
+  code: z.string().min(1).max(2048),
+  state: z.string().min(1).max(256),
+});
+const startView = z.object({ authorization_url: z.string(), state: z.string() });
+
+export function registerExternalLoginRoutes(
+  app: HttpApp,
+  external: ExternalLoginService,
+  /** Issues the platform session (the token pair of /login): the auth service's signInAs. */
+  signIn: (
+    userId: number,
+    loginType: LoginType,
+    ctx: RequestContext,
+  ) => Promise<z.infer<typeof tokenPair>>,
+): void {
+  const contextOf = (request: FastifyRequest): RequestContext => {
+    const header = (name: string) => {
+      const v = request.headers[name];
+      return typeof v === 'string' ? v.slice(0, 512) : null;
+    };
+    return {
+      ip: request.ip,
+      userAgent: header('user-agent'),
+      deviceId: header('x-device-id')?.slice(0, 128) ?? null,
+      requestId: request.id,
+    };
+  };
+
+  app.get(
+    '/api/v1/login/oauth/:provider',
+    {
+      schema: {
+        tags,
+        summary: 'Start sign-in with an external provider',
+        security: [],
+        params: providerParams,
+        response: { 200: envelopeOf(startView) },
+      },
+    },
+    async (request) => ok(await external.start(request.params.provider, 'login')),
+  );
+
+  app.post(
+    '/api/v1/login/oauth/:provider/callback',
+    {
+      schema: {
+        tags,
+        summary: 'Finish external sign-in with the code and state the provider returned',
+        security: [],
+        params: providerParams,
+        body: callbackBody,
+        response: { 200: envelopeOf(tokenPair) },
+      },
+    },
+    async (request) => {
+      const { params, body } = request;
+      const who = await external.finishLogin(params.provider, body);
+      return ok(await signIn(who.userId, who.loginType, contextOf(request)));
+    },
+  );
+
+  app.post(
+    '/api/v1/me/oauth/:provider/link',
+    {
+      schema: {
+        tags,
+        summary: 'Start linking an external account to the signed-in user',
+        params: providerParams,
+        response: { 200: envelopeOf(startView) },
+      },
+    },
+    async (request) =>
+      ok(await external.start(request.params.provider, 'link', principalOf(request))),
+  );
+
+  app.post(
+    '/api/v1/me/oauth/:provider/link/callback',
+    {
+      schema: {
+        tags,
+        summary: 'Finish linking with the code and state the provider returned',
+        params: providerParams,
+        body: callbackBody,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      await external.finishLink(principalOf(request), request.params.provider, request.body);
+      return ok(null);
+    },
+  );
+}

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { OAuthDb } from './oauth2.tables.js';
+
+/** Ids are stored and looked up only as their SHA-256: a copy of the table holds no usable token. */
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export interface ArtifactRow {
+  payload: Record<string, unknown>;
+  consumed_at: Date | null;
+}
+
+export async function upsertArtifact(
+  db: OAuthDb,
+  row: {
+    model: string;
+    id: string;
+    payload: Record<string, unknown>;
+    grantId: string | undefined;
+    uid: string | undefined;
+    clientId: string | undefined;
+    expiresAt: Date | null;
+  },
+): Promise<void> {
+  const values = {
+    model: row.model,
+    id_hash: sha256(row.id),
+    payload: JSON.stringify(row.payload),
+    grant_hash: row.grantId ? sha256(row.grantId) : null,
+    uid_hash: row.uid ? sha256(row.uid) : null,
+    client_id: row.clientId ?? null,
+    expires_at: row.expiresAt,
+  };
+  await db
+    .insertInto('auth_oauth_artifacts')
+    .values(values)
+    .onConflict((oc) =>
+      oc.columns(['model', 'id_hash']).doUpdateSet({
+        payload: values.payload,
+        grant_hash: values.grant_hash,
+        uid_hash: values.uid_hash,
+        client_id: values.client_id,
+        expires_at: values.expires_at,
+      }),
+    )
+    .execute();
+}
+
+/** An unexpired artefact by its id. */
+export function findArtifact(db: OAuthDb, model: string, id: string) {
+  return db
+    .selectFrom('auth_oauth_artifacts')
+    .select(['payload', 'consumed_at'])
+    .where('model', '=', model)
+    .where('id_hash', '=', sha256(id))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .executeTakeFirst();
+}
+
+export function findArtifactByUid(db: OAuthDb, model: string, uid: string) {
+  return db
+    .selectFrom('auth_oauth_artifacts')
+    .select(['id_hash', 'payload', 'consumed_at'])
+    .where('model', '=', model)
+    .where('uid_hash', '=', sha256(uid))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .executeTakeFirst();
+}
+
+/**
+ * Marks an artefact consumed with one conditional UPDATE: of two concurrent consumers exactly
+ * one gets the row back. Returns the grant hash of the winner, or `lost` with the grant hash
+ * when the artefact was already consumed.
+ */
+export async function consumeArtifact(db: OAuthDb, model: string, id: string) {
+  const idHash = sha256(id);
+  const won = await db
+    .updateTable('auth_oauth_artifacts')
+    .set({ consumed_at: sql<Date>`now()` })
+    .where('model', '=', model)
+    .where('id_hash', '=', idHash)
+    .where('consumed_at', 'is', null)
+    .returning('grant_hash')
+    .executeTakeFirst();
+  if (won) return { won: true as const, grantHash: won.grant_hash };
+  const seen = await db
+    .selectFrom('auth_oauth_artifacts')
+    .select('grant_hash')
+    .where('model', '=', model)
+    .where('id_hash', '=', idHash)
+    .executeTakeFirst();
+  return { won: false as const, grantHash: seen?.grant_hash ?? null };
+}
+
+export async function deleteArtifact(db: OAuthDb, model: string, id: string): Promise<void> {
+  await db
+    .deleteFrom('auth_oauth_artifacts')
+    .where('model', '=', model)
+    .where('id_hash', '=', sha256(id))
+    .execute();
+}
+
+/** Every artefact of a grant (tokens, codes, the grant itself): the whole family at once. */
+export async function deleteGrantArtifacts(db: OAuthDb, grantHash: string): Promise<void> {
+  await db
+    .deleteFrom('auth_oauth_artifacts')
+    .where((eb) =>
+      eb.or([
+        eb('grant_hash', '=', grantHash),
+        eb.and([eb('model', '=', 'Grant'), eb('id_hash', '=', grantHash)]),
+      ]),
+    )
+    .execute();
+}
+
+/** Every token and grant of a client (the client was deleted or its secret rotated away). */
+export async function deleteClientArtifacts(db: OAuthDb, clientId: string): Promise<void> {
+  await db.deleteFrom('auth_oauth_artifacts').where('client_id', '=', clientId).execute();
+}
+
+export async function pruneExpiredArtifacts(db: OAuthDb): Promise<number> {
+  const result = await db
+    .deleteFrom('auth_oauth_artifacts')
+    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

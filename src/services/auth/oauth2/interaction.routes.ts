@@ -1,0 +1,227 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { InteractionResults } from 'oidc-provider';
+import { z } from 'zod';
+import type { PasswordHasher } from '../../../platform/auth/passwords.js';
+import type { HttpApp } from '../../../platform/http/server.js';
+import { consentPage, errorPage, signInPage } from './interaction.pages.js';
+import type { OAuthServer } from './oauth2.server.js';
+import { OAUTH_PREFIX } from './provider.js';
+import type { LoginThrottle } from '../login-throttle.js';
+import { checkSignIn, type SignInDirectory } from './sign-in.js';
+
+const FORM_LIMIT = 16 * 1024;
+const uidParams = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const signInForm = z.object({
+  username: z.string().trim().min(1).max(128),
+  password: z.string().min(1).max(256),
+  tenant_code: z.string().trim().max(64).optional(),
+});
+
+export interface InteractionDeps {
+  server: OAuthServer;
+  directory: SignInDirectory;
+  passwords: PasswordHasher;
+  /** The sign-in throttle `POST /api/v1/login` uses: one count per account and IP for both. */
+  throttle: LoginThrottle;
+}
+
+function html(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    )
+    .send(body);
+}
+
+/**
+ * The sign-in and consent pages oidc-provider sends the browser to. The interaction is bound to
+ * the browser by the provider's SameSite cookie and the uid in the path; posts from another
+ * origin are refused as well.
+ */
+export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): void {
+  void app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+
+    const details = async (request: FastifyRequest, reply: FastifyReply, uid: string) => {
+      const provider = deps.server.current;
+      if (!provider)
+        return { error: html(reply, 503, errorPage('The sign-in service is not available.')) };
+      try {
+        const found = await provider.interactionDetails(request.raw, reply.raw);
+        if (found.uid !== uid) throw new Error('uid mismatch');
+        const client = await provider.Client.find(String(found.params.client_id));
+        return {
+          provider,
+          found,
+          clientName: client?.clientName ?? String(found.params.client_id),
+        };
+      } catch {
+        return {
+          error: html(
+            reply,
+            400,
+            errorPage(
+              'This sign-in request has expired or is not valid. Start again from the application.',
+            ),
+          ),
+        };
+      }
+    };
+
+    // Browsers send Origin on form posts; one that is not the issuer's (or "null") is refused.
+    const crossOrigin = (request: FastifyRequest) => {
+      const origin = request.headers.origin;
+      return origin !== undefined && origin !== deps.server.origin;
+    };
+
+    const finish = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      result: InteractionResults,
+    ) => {
+      const provider = deps.server.current!;
+      const target = await provider.interactionResult(request.raw, reply.raw, result, {
+        mergeWithLastSubmission: false,
+      });
+      return reply.code(303).header('cache-control', 'no-store').redirect(target, 303);
+    };
+
+    scope.get(
+      `${OAUTH_PREFIX}/interaction/:uid`,
+      { schema: { hide: true, params: uidParams } },
+      async (request, reply) => {
+        const d = await details(request, reply, request.params.uid);
+        if ('error' in d) return d.error;
+        const action = `${OAUTH_PREFIX}/interaction/${d.found.uid}`;
+        if (d.found.prompt.name === 'login') {
+          return html(
+            reply,
+            200,
+            signInPage({ action: `${action}/login`, clientName: d.clientName }),
+          );
+        }
+        const scopes = String(d.found.params.scope ?? '')
+          .split(' ')
+          .filter(Boolean);
+        return html(
+          reply,
+          200,
+          consentPage({
+            action: `${action}/confirm`,
+            abortAction: `${action}/abort`,
+            clientName: d.clientName,
+            scopes,
+          }),
+        );
+      },
+    );
+
+    scope.post(
+      `${OAUTH_PREFIX}/interaction/:uid/login`,
+      { schema: { hide: true, params: uidParams } },
+      async (request, reply) => {
+        if (crossOrigin(request))
+          return html(reply, 403, errorPage('Cross-site form posts are refused.'));
+        const d = await details(request, reply, request.params.uid);
+        if ('error' in d) return d.error;
+        const action = `${OAUTH_PREFIX}/interaction/${d.found.uid}/login`;
+        const form = signInForm.safeParse(request.body ?? {});
+        if (!form.success || d.found.prompt.name !== 'login') {
+          return html(
+            reply,
+            400,
+            signInPage({
+              action,
+              clientName: d.clientName,
+              error: 'Enter a username and a password.',
+            }),
+          );
+        }
+        const tenantCode = form.data.tenant_code || 'default';
+        const result = await checkSignIn(
+          deps,
+          { username: form.data.username, password: form.data.password, tenantCode },
+          request.ip,
+        );
+        if (!result.ok) {
+          const error =
+            result.reason === 'locked'
+              ? 'Too many failed attempts. Try again later.'
+              : 'Wrong username or password.';
+          return html(
+            reply,
+            200,
+            signInPage({
+              action,
+              clientName: d.clientName,
+              username: form.data.username,
+              tenantCode: form.data.tenant_code,
+              error,
+            }),
+          );
+        }
+        return finish(request, reply, { login: { accountId: String(result.userId) } });
+      },
+    );
+
+    scope.post(
+      `${OAUTH_PREFIX}/interaction/:uid/confirm`,
+      { schema: { hide: true, params: uidParams } },
+      async (request, reply) => {
+        if (crossOrigin(request))
+          return html(reply, 403, errorPage('Cross-site form posts are refused.'));
+        const d = await details(request, reply, request.params.uid);
+        if ('error' in d) return d.error;
+        const { found, provider } = d;
+        if (found.prompt.name !== 'consent' || !found.session?.accountId) {
+          return html(reply, 400, errorPage('Nothing to approve for this request.'));
+        }
+        const missing = found.prompt.details as {
+          missingOIDCScope?: string[];
+          missingOIDCClaims?: string[];
+          missingResourceScopes?: Record<string, string[]>;
+        };
+        const grant = found.grantId
+          ? await provider.Grant.find(found.grantId)
+          : new provider.Grant({
+              accountId: found.session.accountId,
+              clientId: String(found.params.client_id),
+            });
+        if (!grant) return html(reply, 400, errorPage('This sign-in request has expired.'));
+        if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+        if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+          grant.addResourceScope(indicator, scopes.join(' '));
+        }
+        const grantId = await grant.save();
+        return finish(request, reply, { consent: found.grantId ? {} : { grantId } });
+      },
+    );
+
+    scope.post(
+      `${OAUTH_PREFIX}/interaction/:uid/abort`,
+      { schema: { hide: true, params: uidParams } },
+      async (request, reply) => {
+        if (crossOrigin(request))
+          return html(reply, 403, errorPage('Cross-site form posts are refused.'));
+        const d = await details(request, reply, request.params.uid);
+        if ('error' in d) return d.error;
+        return finish(request, reply, {
+          error: 'access_denied',
+          error_description: 'the user denied the request',
+        });
+      },
+    );
+  });
+}

@@ -1,0 +1,59 @@
+import middie from '@fastify/middie';
+import type { Logger } from 'pino';
+import type { Settings } from '../../../config/settings.js';
+import type { PasswordHasher } from '../../../platform/auth/passwords.js';
+import type { LoginThrottle } from '../login-throttle.js';
+import type { Cache } from '../../../platform/cache/cache.js';
+import type { HttpApp } from '../../../platform/http/server.js';
+import { createClientStore } from './clients.repo.js';
+import { registerClientRoutes } from './clients.routes.js';
+import { OAuthClientsService } from './clients.service.js';
+import { registerInteractionRoutes } from './interaction.routes.js';
+import { OAuthServer } from './oauth2.server.js';
+import type { OAuthDb } from './oauth2.tables.js';
+import { OAUTH_PREFIX, type OAuthAccounts } from './provider.js';
+import type { SignInDirectory } from './sign-in.js';
+import { KeyCipher } from './signing-keys.js';
+
+export interface OAuth2Deps {
+  db: OAuthDb;
+  cache: Cache;
+  logger: Logger;
+  settings: Settings;
+  /** The platform's users (the identity directory). */
+  directory: OAuthAccounts & SignInDirectory;
+  /** The platform's argon2 work, under its concurrency cap. */
+  passwords: PasswordHasher;
+  /** The sign-in throttle of `POST /api/v1/login`, for the sign-in page. */
+  throttle: LoginThrottle;
+}
+
+/**
+ * Mounts the OAuth2/OIDC server under OAUTH_PREFIX: oidc-provider as middleware for the protocol
+ * paths, the platform's routes for client management and the sign-in pages. The server answers
+ * 503 until `start(issuerBase)` (the public URL is known only once the gateway listens).
+ */
+export async function registerOAuth2(app: HttpApp, deps: OAuth2Deps): Promise<OAuthServer> {
+  const clients = createClientStore(deps.db);
+  const server = new OAuthServer({
+    db: deps.db,
+    clients,
+    accounts: deps.directory,
+    cache: deps.cache,
+    logger: deps.logger.child({ service: 'auth', component: 'oauth2' }),
+    cipher: new KeyCipher(deps.settings.oidc.keyEncryptionKey),
+    cookieSecret: deps.settings.oidc.cookieSecret,
+    keyCheckIntervalMs: deps.settings.oidc.keyCheckIntervalMs,
+  });
+  await app.register(middie);
+  app.use(OAUTH_PREFIX, server.handle);
+  app.addHook('onClose', async () => server.stop());
+  registerClientRoutes(app, new OAuthClientsService({ db: deps.db }));
+  registerInteractionRoutes(app, {
+    server,
+    directory: deps.directory,
+    passwords: deps.passwords,
+    throttle: deps.throttle,
+  });
+  return server;
+}

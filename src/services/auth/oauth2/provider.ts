@@ -1,0 +1,164 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { JWK } from 'jose';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { createArtifactAdapter } from './artifact-adapter.js';
+import { sha256 } from './artifacts.repo.js';
+import type { ClientStore } from './clients.repo.js';
+import type { OAuthDb } from './oauth2.tables.js';
+
+/** Where the server is mounted; the issuer is the public base URL plus this. */
+export const OAUTH_PREFIX = '/api/v1/oauth2';
+/** The audience of JWT access tokens: the platform's API. */
+export const API_RESOURCE = 'urn:approva:api';
+
+export const TTL = {
+  AccessToken: 3600,
+  AuthorizationCode: 60,
+  ClientCredentials: 600,
+  IdToken: 3600,
+  Interaction: 3600,
+  RefreshToken: 14 * 24 * 3600,
+  Session: 14 * 24 * 3600,
+  Grant: 14 * 24 * 3600,
+} as const;
+
+/** A retired key stays in /jwks while anything it signed can still be valid (plus clock skew). */
+export const KEY_PUBLISH_WINDOW_MS =
+  (Math.max(TTL.AccessToken, TTL.IdToken, TTL.ClientCredentials) + 60) * 1000;
+
+/** The account port: the platform's own users, by id. */
+export interface OAuthAccounts {
+  findUser(userId: number): Promise<
+    | {
+        id: number;
+        tenant_id: number;
+        username: string;
+        nickname: string;
+        status: 'active' | 'disabled';
+      }
+    | undefined
+  >;
+}
+
+export interface ProviderOptions {
+  issuer: string;
+  db: OAuthDb;
+  clients: ClientStore;
+  accounts: OAuthAccounts;
+  signingKeys: JWK[];
+  cookieSecret: string;
+}
+
+type WithFormat = { access_token_format?: string };
+
+export function createProvider(o: ProviderOptions): Provider {
+  const configuration: Configuration = {
+    adapter: createArtifactAdapter(o.db, o.clients),
+    jwks: { keys: o.signingKeys as Configuration['jwks'] extends { keys: infer K } ? K : never },
+    cookies: { keys: [o.cookieSecret] },
+    // The paths of API.md under the issuer.
+    routes: {
+      authorization: '/authorize',
+      token: '/token',
+      introspection: '/introspect',
+      revocation: '/revoke',
+      userinfo: '/userinfo',
+      jwks: '/jwks',
+    },
+    clientAuthMethods: ['client_secret_basic', 'none'],
+    extraClientMetadata: { properties: ['access_token_format'] },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256'],
+      userinfoSigningAlgValues: ['RS256'],
+      introspectionSigningAlgValues: ['RS256'],
+      authorizationSigningAlgValues: ['RS256'],
+    },
+    scopes: ['openid', 'offline_access', 'profile', 'api'],
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username', 'tenant_id'] },
+    async findAccount(_ctx, sub) {
+      const user = /^[1-9]\d{0,15}$/.test(sub) ? await o.accounts.findUser(Number(sub)) : undefined;
+      if (!user || user.status !== 'active') return undefined;
+      return {
+        accountId: sub,
+        claims: async () => ({
+          sub,
+          name: user.nickname || user.username,
+          preferred_username: user.username,
+          tenant_id: user.tenant_id,
+        }),
+      };
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}`,
+    },
+    pkce: {
+      // S256 only (oidc-provider 9 knows no other method); mandatory for public clients.
+      required: (_ctx, client) => client.clientAuthMethod === 'none',
+    },
+    // Refresh tokens go to clients registered for the refresh_token grant, and rotate on every
+    // use; presenting a consumed one revokes the whole grant (oidc-provider's rule).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: {
+        enabled: true,
+        // Only the client a token was issued to may learn anything about it.
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      revocation: {
+        enabled: true,
+        // Another client's token: 200 with no effect (RFC 7009 §2.2).
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      userinfo: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx, client, oneOf) =>
+          oneOf ??
+          ((client as unknown as WithFormat).access_token_format === 'jwt'
+            ? API_RESOURCE
+            : undefined),
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resource, client) => {
+          if (resource !== API_RESOURCE) throw new errors.InvalidTarget();
+          const jwt = (client as unknown as WithFormat).access_token_format === 'jwt';
+          return {
+            scope: 'api',
+            audience: API_RESOURCE,
+            accessTokenTTL: TTL.AccessToken,
+            accessTokenFormat: jwt ? 'jwt' : 'opaque',
+            ...(jwt ? { jwt: { sign: { alg: 'RS256' } } } : {}),
+          };
+        },
+      },
+    },
+    ttl: { ...TTL },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>Error</title></head><body><h1>${escape(String(out.error))}</h1><p>${escape(String(out.error_description ?? ''))}</p></body></html>`;
+    },
+  };
+  const provider = new Provider(o.issuer, configuration);
+  // Behind the gateway: X-Forwarded-Proto decides whether cookies are Secure.
+  provider.proxy = true;
+  // Secrets are stored as their SHA-256; compare the hash of what the client presents.
+  const ClientClass = (provider as unknown as { Client: { prototype: { clientSecret?: string } } })
+    .Client;
+  Object.defineProperty(ClientClass.prototype, 'compareClientSecret', {
+    configurable: true,
+    value(this: { clientSecret?: string }, actual: string) {
+      const stored = Buffer.from(this.clientSecret ?? '', 'utf8');
+      const presented = Buffer.from(sha256(actual), 'utf8');
+      return stored.length === presented.length && timingSafeEqual(stored, presented);
+    },
+  });
+  return provider;
+}
+
+function escape(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export type { KoaContextWithOIDC };

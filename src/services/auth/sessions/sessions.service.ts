@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import UAParser from 'ua-parser-js';
+import type { Principal } from '../../../platform/auth/principal.js';
+import { AppError } from '../../../platform/http/errors.js';
+import type { AuthTables } from '../auth.tables.js';
+import { findLiveSession, listLiveSessions, type SessionRow } from './sessions.repo.js';
+
+export interface SessionsServiceOptions {
+  db: Kysely<AuthTables>;
+  /** Signs one session out, effective at once for forward-auth (the auth service's port). */
+  signOut(sessionId: number, reason: string): Promise<void>;
+}
+
+function describe(row: SessionRow, currentId: number) {
+  // ua-parser-js 1.0.x (MIT), as the login log uses.
+  const ua = row.user_agent ? new UAParser(row.user_agent.slice(0, 1024)).getResult() : undefined;
+  const join = (...parts: Array<string | undefined>) => parts.filter(Boolean).join(' ') || null;
+  return {
+    id: row.id,
+    current: row.id === currentId,
+    ip: row.ip,
+    device_id: row.device_id,
+    device: ua ? (join(ua.device.vendor, ua.device.model) ?? ua.device.type ?? null) : null,
+    os: ua ? join(ua.os.name, ua.os.version) : null,
+    browser: ua ? join(ua.browser.name, ua.browser.major) : null,
+    user_agent: row.user_agent,
+    created_at: new Date(row.created_at).toISOString(),
+    last_used_at: new Date(row.last_used_at ?? row.created_at).toISOString(),
+  };
+}
+
+/** The sessions people can see and end: their own, and (with permission) a user's in the tenant. */
+export class SessionsService {
+  constructor(private readonly o: SessionsServiceOptions) {}
+
+  async listOwn(principal: Principal) {
+    const rows = await listLiveSessions(this.o.db, principal.tenantId, principal.userId);
+    return rows.map((r) => describe(r, principal.sessionId));
+  }
+
+  async endOwn(principal: Principal, sessionId: number) {
+    const session = await findLiveSession(this.o.db, principal.tenantId, sessionId);
+    if (!session || session.userId !== principal.userId) throw AppError.notFound('session');
+    await this.o.signOut(sessionId, 'signed_out_by_user');
+  }
+
+  async listOfUser(principal: Principal, userId: number) {
+    const rows = await listLiveSessions(this.o.db, principal.tenantId, userId);
+    return rows.map((r) => describe(r, principal.sessionId));
+  }
+
+  async endAny(principal: Principal, sessionId: number) {
+    const session = await findLiveSession(this.o.db, principal.tenantId, sessionId);
+    if (!session) throw AppError.notFound('session');
+    await this.o.signOut(sessionId, 'signed_out_by_admin');
+  }
+}

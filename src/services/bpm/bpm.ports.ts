@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { BearerVerifier } from '../../platform/auth/guard.js';
+import type { AssigneeDirectory } from './engine/index.js';
+
+/**
+ * What the BPM service needs from elsewhere, declared here so that it imports no other service:
+ * the composition root (src/start.ts) hands it the auth service's bearer verifier and the
+ * identity service's directory, which fit these types.
+ */
+
+/** What BPM needs to know of an initiator or a starter. */
+export interface UserProfile {
+  id: number;
+  /** The name the process log records for the user's own entries (the start of an instance). */
+  username: string;
+  deptId: number | null;
+  roleIds: number[];
+  active: boolean;
+}
+
+/** Identity lookups of one tenant: the engine's assignee directory, and profiles. */
+export interface BpmDirectory extends AssigneeDirectory {
+  profile(userId: number): Promise<UserProfile | undefined>;
+}
+
+/**
+ * The directory of a tenant; `on` is the caller's transaction, so a caller holding a
+ * connection never waits for a second one from the same pool.
+ */
+export type DirectoryOf = <DB>(tenantId: number, on?: Kysely<DB>) => BpmDirectory;
+
+export interface BpmPorts {
+  /** Checks a bearer token as the auth service does (signature, expiry, session, user). */
+  verifyBearer: BearerVerifier;
+  directoryOf: DirectoryOf;
+}

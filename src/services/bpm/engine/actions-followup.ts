@@ -1,0 +1,65 @@
+import { AppError } from '../../../platform/http/errors.js';
+import { isOpen, logEffect } from './advance.js';
+import { notAllowed, type Step } from './action-checks.js';
+import { urgeableTasks, withdrawAllowed } from './available.js';
+import { findNode } from './tree.js';
+import type { Effect, EngineResult } from './types.js';
+
+/**
+ * Follow-ups on a running instance beyond BPM.md's table (engine/README.md): the initiator's
+ * urge (催办) and an approver's withdrawal of their decision (撤回).
+ */
+
+/** The initiator reminds the holders of the pending tasks not urged in the last hour. */
+export function urge({ ctx, s, action, actor }: Step<'urge'>): EngineResult {
+  if (actor.system || actor.userId !== s.initiatorId) throw notAllowed('only the initiator urges');
+  if (s.status !== 'running') throw AppError.conflict('the instance is not running');
+  const pending = s.tasks.filter((t) => t.kind === 'approval' && t.status === 'pending');
+  if (pending.length === 0) throw AppError.conflict('no approver is waiting');
+  const due = urgeableTasks(s, ctx.now);
+  if (due.length === 0) throw AppError.conflict('every approver was urged less than an hour ago');
+  for (const task of due) task.urgedAt = ctx.now;
+  const userIds = [...new Set(due.map((t) => t.assigneeId))];
+  const nodeId = s.currentNodeId;
+  const effects: Effect[] = [
+    logEffect(ctx, nodeId, 'urge', actor.userId, action.comment ?? null, s.round, {
+      user_ids: userIds,
+    }),
+    { type: 'notify', kind: 'urge', userIds, nodeId },
+  ];
+  return { state: s, effects };
+}
+
+/**
+ * The actor of the last approval takes it back while the next node has not been acted on: the
+ * open tasks after it are canceled, their task is pending again, the cursor and path go back to
+ * its node. CC records written on the way stay (the copies were sent).
+ */
+export function withdraw({ ctx, s, action, actor }: Step<'withdraw'>): EngineResult {
+  const task = s.tasks.find((t) => t.id === action.taskId);
+  if (!task) throw AppError.notFound('task');
+  if (actor.system || task.assigneeId !== actor.userId)
+    throw notAllowed('only the approver withdraws their decision');
+  if (!withdrawAllowed(ctx.tree, s, task)) {
+    throw AppError.conflict('only the last approval, before the next node acts, is withdrawn');
+  }
+  for (const t of s.tasks) {
+    if (isOpen(t)) {
+      t.status = 'canceled';
+      t.finishedAt = ctx.now;
+    }
+  }
+  task.status = 'pending';
+  task.result = null;
+  task.comment = null;
+  task.finishedAt = null;
+  const node = findNode(ctx.tree, task.nodeId)!;
+  s.path = s.path.slice(0, s.path.lastIndexOf(node.id) + 1);
+  s.currentNodeId = node.id;
+  return {
+    state: s,
+    effects: [
+      logEffect(ctx, node.id, 'withdraw', actor.userId, action.comment ?? null, task.round),
+    ],
+  };
+}

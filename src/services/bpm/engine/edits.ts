@@ -1,0 +1,46 @@
+import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { validateForm } from './form.js';
+import type { ApprovalNode, FieldChange, FormData, FormSchema } from './types.js';
+
+/**
+ * An approver's form edits: only the fields the node lists in `editableFields` (default none)
+ * may be sent (40301 naming every other one), and only what was sent is validated (40002), so
+ * stored values (amounts in cents) are never read back as if a client had typed them.
+ * Answers the merged form and the fields whose value changed, in schema order.
+ */
+export function applyEdits(
+  schema: FormSchema,
+  node: ApprovalNode,
+  form: FormData,
+  sent: Record<string, unknown>,
+): { form: FormData; changes: FieldChange[] } {
+  const editable = new Set(node.editableFields ?? []);
+  const refused = Object.keys(sent).filter((key) => !editable.has(key));
+  if (refused.length > 0) {
+    throw new AppError(
+      ERROR_CODES.ACTION_NOT_ALLOWED,
+      `not editable on this node: ${refused.join(', ')}`,
+      {
+        fields: refused.map((key) => ({
+          field: `form.${key}`,
+          rule: 'option',
+          message: `${key} is not editable on node ${node.id}`,
+        })),
+      },
+    );
+  }
+  const fields = schema.fields.filter((f) => Object.hasOwn(sent, f.key));
+  const checked = validateForm({ fields }, sent);
+  if (!checked.ok)
+    throw new AppError(ERROR_CODES.FORM_INVALID, undefined, { fields: checked.problems });
+  const merged: FormData = { ...form };
+  const changes: FieldChange[] = [];
+  for (const { key } of fields) {
+    const before = Object.hasOwn(form, key) ? (form[key] ?? null) : null;
+    const after = Object.hasOwn(checked.form, key) ? (checked.form[key] ?? null) : null;
+    if (after === null) delete merged[key];
+    else merged[key] = after;
+    if (before !== after) changes.push({ field: key, before, after });
+  }
+  return { form: merged, changes };
+}

@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { idempotencyHooks } from './idempotency.hooks.js';
+import type { IdempotencyService } from './idempotency.service.js';
+
+/**
+ * Route options that make a start or an action honour `Idempotency-Key`, keyed to the caller's
+ * tenant and user. The route's own guards run before the key is reserved, so a refused caller
+ * never holds one.
+ */
+export function callerKeyed(idempotency: IdempotencyService) {
+  const keyed = idempotencyHooks(idempotency, (request) => {
+    const principal = principalOf(request);
+    return { tenantId: principal.tenantId, userId: principal.userId };
+  });
+  return (...guards: Array<(request: FastifyRequest) => Promise<void>>) => ({
+    preHandler: [...guards, keyed.preHandler],
+    onSend: keyed.onSend,
+    onResponse: keyed.onResponse,
+  });
+}

@@ -1,0 +1,139 @@
+import type { Principal } from '../../../platform/auth/principal.js';
+import { toIso, toIsoOrNull } from '../../../platform/http/params.js';
+import {
+  allNodes,
+  availableActions,
+  hiddenFieldsOf,
+  stripHidden,
+  type Actor,
+  type FlowNode,
+  type FormData,
+  type InstanceState,
+  type TaskState,
+} from '../engine/index.js';
+import type { Loaded, Operator } from '../runtime/runner.js';
+import type { InstanceRow, TaskRow } from '../runtime/state.repo.js';
+import type { InstanceDetailView, InstanceItemView, TaskView } from './instances.schema.js';
+
+/**
+ * Who reads: the actor, and the nodes through which they reached the instance (tasks they hold
+ * or held, CC records, nodes they acted on). Those nodes' `hiddenFields` are hidden from them.
+ */
+export interface Viewer {
+  actor: Actor;
+  nodeIds: string[];
+}
+
+export const actorOf = (p: Principal): Actor => ({
+  userId: p.userId,
+  platformAdmin: p.platformAdmin,
+});
+export const operatorOf = (p: Principal): Operator => ({ id: p.userId, name: p.username });
+
+export function toInstanceItem(row: InstanceRow): InstanceItemView {
+  return {
+    id: row.id,
+    title: row.title,
+    definition_id: row.definition_id,
+    definition_key: row.definition_key,
+    definition_version: row.definition_version,
+    status: row.status,
+    initiator_id: row.initiator_id,
+    biz_type: row.biz_type,
+    biz_id: row.biz_id,
+    round: row.round,
+    suspend_reason: row.suspend_reason,
+    created_at: toIso(row.created_at),
+    finished_at: toIsoOrNull(row.finished_at),
+  };
+}
+
+/** A stored task row as the API shows it (lists). */
+export function toTaskView(
+  row: Omit<TaskRow, 'tenant_id' | 'seq' | 'added_by_sign' | 'reminded_at' | 'urged_at'>,
+): TaskView {
+  return {
+    id: row.id,
+    instance_id: row.instance_id,
+    node_id: row.node_id,
+    node_name: row.node_name,
+    kind: row.kind,
+    assignee_id: row.assignee_id,
+    original_assignee_id: row.original_assignee_id,
+    delegator_id: row.delegator_id,
+    status: row.status,
+    result: row.result,
+    round: row.round,
+    comment: row.comment,
+    created_at: toIso(row.created_at),
+    due_at: toIsoOrNull(row.due_at),
+    finished_at: toIsoOrNull(row.finished_at),
+  };
+}
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A task of an engine state as the API shows it (answers built from a command's result). */
+function taskViewOf(task: TaskState, instanceId: number, names: Map<string, string>): TaskView {
+  return {
+    id: task.id,
+    instance_id: instanceId,
+    node_id: task.nodeId,
+    node_name: names.get(task.nodeId) ?? task.nodeId,
+    kind: task.kind,
+    assignee_id: task.assigneeId,
+    original_assignee_id: task.originalAssigneeId,
+    delegator_id: task.delegatorId,
+    status: task.status,
+    result: task.result,
+    round: task.round,
+    comment: task.comment,
+    created_at: new Date(task.createdAt).toISOString(),
+    due_at: isoOrNull(task.dueAt),
+    finished_at: isoOrNull(task.finishedAt),
+  };
+}
+
+/** The form keys hidden from `viewer`: none for the initiator, who wrote the form. */
+export function hiddenFor(tree: FlowNode, state: InstanceState, viewer: Viewer): string[] {
+  if (viewer.actor.userId === state.initiatorId) return [];
+  return hiddenFieldsOf(tree, viewer.nodeIds);
+}
+
+/** The form as `viewer` may see it: fields hidden by the nodes they reached it through removed. */
+export function visibleForm(tree: FlowNode, state: InstanceState, viewer: Viewer): FormData {
+  return stripHidden(state.form, hiddenFor(tree, state, viewer));
+}
+
+/** The caller's own pending task on the instance, whose actions the detail lists too. */
+const ownPendingTask = (state: InstanceState, actor: Actor) =>
+  actor.system
+    ? undefined
+    : state.tasks.find((t) => t.status === 'pending' && t.assigneeId === actor.userId);
+
+/** The instance detail for `viewer`, from a loaded (or just produced) state. */
+export function instanceDetail(loaded: Loaded, viewer: Viewer): InstanceDetailView {
+  const { instance, state, tree } = loaded;
+  const names = new Map(allNodes(tree).map((n) => [n.id, n.name]));
+  return {
+    ...toInstanceItem(instance),
+    form: visibleForm(tree, state, viewer),
+    tasks: state.tasks.map((t) => taskViewOf(t, instance.id, names)),
+    current_node_ids: [
+      ...new Set(state.tasks.filter((t) => t.status === 'pending').map((t) => t.nodeId)),
+    ],
+    path: state.path,
+    actions: availableActions(tree, state, viewer.actor, ownPendingTask(state, viewer.actor)?.id),
+  };
+}
+
+/** The task detail: the task's fields, its instance and the caller's actions on it. */
+export function taskDetail(loaded: Loaded, viewer: Viewer, taskId: number) {
+  const instance = instanceDetail(loaded, viewer);
+  const task = instance.tasks.find((t) => t.id === taskId)!;
+  return {
+    ...task,
+    instance,
+    actions: availableActions(loaded.tree, loaded.state, viewer.actor, taskId),
+  };
+}

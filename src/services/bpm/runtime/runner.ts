@@ -1,0 +1,160 @@
+import { inTransaction } from '../../../platform/db/transaction.js';
+import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import type { DirectoryOf } from '../bpm.ports.js';
+import type { BpmDb } from '../bpm.tables.js';
+import type {
+  EngineContext,
+  EngineResult,
+  FlowNode,
+  FormSchema,
+  InstanceState,
+} from '../engine/index.js';
+import { writeEffects, type NotifyTarget } from './effects.repo.js';
+import {
+  findInstance,
+  frozenDefinition,
+  instanceStateOf,
+  instanceTasks,
+  saveState,
+  type InstanceRow,
+} from './state.repo.js';
+
+export interface RunnerOptions {
+  db: BpmDb;
+  notify: NotifyTarget;
+  /** Identity's directory of a tenant (a port), read in the command's own transaction. */
+  directoryOf: DirectoryOf;
+  /** Injected clock (default Date.now). */
+  now?: () => number;
+}
+
+export interface Operator {
+  id: number;
+  name: string;
+}
+
+/** An instance as one command sees it: the row, its engine state, its frozen definition. */
+export interface Loaded {
+  instance: InstanceRow;
+  state: InstanceState;
+  tree: FlowNode;
+  schema: FormSchema;
+}
+
+export interface ActOptions {
+  /**
+   * Runs first, under the row lock, before the engine; returning false makes the command a
+   * no-op answering null (background jobs claim their work this way, so two replicas never act
+   * twice). Throwing refuses the command (visibility: 404).
+   */
+  guard?: (trx: BpmDb, loaded: Loaded) => Promise<boolean>;
+  /** Runs after the new state is written, in the same transaction (audit rows). */
+  afterPersist?: (trx: BpmDb, before: InstanceRow, after: InstanceRow) => Promise<void>;
+  /**
+   * The task the command acts on: a 40900 refusal then carries the state that won,
+   * `{task: {id, status, result}, instance: {id, status}}`, read under the same lock.
+   */
+  taskId?: number;
+}
+
+/** The engine's state with its temporary (negative) task ids replaced by the stored ones. */
+function withStoredIds(state: InstanceState, ids: Map<number, number>): InstanceState {
+  if (ids.size === 0) return state;
+  return { ...state, tasks: state.tasks.map((t) => ({ ...t, id: ids.get(t.id) ?? t.id })) };
+}
+
+/**
+ * The one command path of every start, action and timeout: load the instance, its tasks and its
+ * frozen definition once under the row lock, run the engine, write the diff and the effects,
+ * and answer from the result, all in one transaction. Concurrent commands on one instance queue
+ * on the lock, so the second approval of an `or` node finds its task already canceled (40900).
+ * Nothing is read back through a caller's visibility and nothing stored is validated again.
+ */
+export class InstanceRunner {
+  private readonly now: () => number;
+
+  constructor(private readonly o: RunnerOptions) {
+    this.now = o.now ?? Date.now;
+  }
+
+  context(db: BpmDb, tenantId: number, tree: FlowNode, schema: FormSchema): EngineContext {
+    let next = 0;
+    return {
+      tree,
+      schema,
+      directory: this.o.directoryOf(tenantId, db),
+      now: this.now(),
+      newTaskId: () => --next,
+    };
+  }
+
+  /** The instance (tenant-scoped), its tasks and frozen definition; undefined when not found. */
+  async load(
+    db: BpmDb,
+    tenantId: number,
+    instanceId: number,
+    lock = false,
+  ): Promise<Loaded | undefined> {
+    const instance = await findInstance(db, tenantId, instanceId, lock);
+    if (!instance) return undefined;
+    const definition = await frozenDefinition(db, tenantId, instance.definition_id);
+    return {
+      instance,
+      state: instanceStateOf(instance, await instanceTasks(db, instance.id)),
+      tree: definition.node_tree as FlowNode,
+      schema: definition.form_schema as FormSchema,
+    };
+  }
+
+  /** Writes `result` (computed from `loaded`) and its effects; answers the state it produced. */
+  async apply(
+    trx: BpmDb,
+    loaded: Loaded,
+    result: EngineResult,
+    operator: Operator,
+  ): Promise<Loaded> {
+    const { row, ids } = await saveState(
+      trx,
+      loaded.instance,
+      loaded.tree,
+      loaded.state,
+      result.state,
+    );
+    await writeEffects(trx, row, result.effects, operator, this.o.notify, ids);
+    return { ...loaded, instance: row, state: withStoredIds(result.state, ids) };
+  }
+
+  /** One engine step on an existing instance, under its row lock (see the class comment). */
+  async act(
+    tenantId: number,
+    instanceId: number,
+    operator: Operator,
+    step: (ctx: EngineContext, current: Loaded) => Promise<EngineResult>,
+    options: ActOptions = {},
+  ): Promise<Loaded | null> {
+    return inTransaction(this.o.db, async (trx) => {
+      const loaded = await this.load(trx, tenantId, instanceId, true);
+      if (!loaded) throw AppError.notFound('instance');
+      if (options.guard && !(await options.guard(trx, loaded))) return null;
+      const ctx = this.context(trx, tenantId, loaded.tree, loaded.schema);
+      const result = await step(ctx, loaded).catch((err: unknown) => {
+        throw withWinningState(err, loaded, options.taskId);
+      });
+      const after = await this.apply(trx, loaded, result, operator);
+      await options.afterPersist?.(trx, loaded.instance, after.instance);
+      return after;
+    });
+  }
+}
+
+/** A 40900 on a task carries the state that won, so the loser sees it without another request. */
+function withWinningState(err: unknown, loaded: Loaded, taskId: number | undefined): unknown {
+  if (taskId === undefined || !(err instanceof AppError)) return err;
+  if (err.code !== ERROR_CODES.CONFLICT || err.details !== null) return err;
+  const task = loaded.state.tasks.find((t) => t.id === taskId);
+  if (!task) return err;
+  return new AppError(ERROR_CODES.CONFLICT, err.message, {
+    task: { id: task.id, status: task.status, result: task.result },
+    instance: { id: loaded.instance.id, status: loaded.instance.status },
+  });
+}

@@ -1,0 +1,50 @@
+import type { Principal } from '../../../platform/auth/principal.js';
+import { AppError } from '../../../platform/http/errors.js';
+import type { DirectoryOf } from '../bpm.ports.js';
+import type { BpmDb } from '../bpm.tables.js';
+import { findDefinition } from '../definitions/definitions.repo.js';
+import {
+  simulate,
+  validateFormSchema,
+  validateTree,
+  type FlowNode,
+  type FormSchema,
+} from '../engine/index.js';
+import { formProblems } from '../runtime/form-input.js';
+import type { SimulateInput } from './simulation.schema.js';
+
+/** The explained dry run of a definition version: reads only, writes nothing. */
+export class SimulationService {
+  constructor(private readonly o: { db: BpmDb; directoryOf: DirectoryOf }) {}
+
+  async simulate(principal: Principal, definitionId: number, input: SimulateInput) {
+    const definition = await findDefinition(this.o.db, principal.tenantId, definitionId);
+    if (!definition) throw AppError.notFound('definition');
+    // A draft may be malformed: validated as publish does, so the walk only sees sound trees.
+    const schemaProblems = validateFormSchema(definition.form_schema);
+    const problems =
+      schemaProblems.length > 0
+        ? schemaProblems
+        : validateTree(definition.node_tree, definition.form_schema as FormSchema);
+    if (problems.length > 0) throw AppError.validation(problems, 'the definition is not valid');
+    const schema = definition.form_schema as FormSchema;
+    const form = formProblems(schema, input.form);
+    const directory = this.o.directoryOf(principal.tenantId);
+    const initiatorId = input.initiator_id ?? principal.userId;
+    const profile = await directory.profile(initiatorId);
+    if (!profile)
+      throw AppError.validation([
+        { field: 'initiator_id', rule: 'option', message: 'no such user in this tenant' },
+      ]);
+    return simulate(
+      { tree: definition.node_tree as FlowNode, directory },
+      {
+        form,
+        initiatorId,
+        initiatorDeptId: profile.deptId,
+        initiatorRoleIds: profile.roleIds,
+        selectedAssignees: input.selected_assignees ?? {},
+      },
+    );
+  }
+}

@@ -1,0 +1,192 @@
+import type { Principal } from '../../../platform/auth/principal.js';
+import { pageResult, parsePage } from '../../../platform/http/envelope.js';
+import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import type { BpmDb } from '../bpm.tables.js';
+import { applyAction, explainTask, type Action } from '../engine/index.js';
+import {
+  actorOf,
+  hiddenFor,
+  operatorOf,
+  taskDetail,
+  toTaskView,
+  type Viewer,
+} from '../instances/instance-view.js';
+import type { InstancesService } from '../instances/instances.service.js';
+import type { InstanceRunner } from '../runtime/runner.js';
+import { instanceIdOfTask, type TaskRow } from '../runtime/state.repo.js';
+import type { SortOrder } from '../../../platform/http/sort.js';
+import { listDone, listTodo } from './tasks.repo.js';
+import type { DONE_SORT, TODO_SORT } from './tasks.schema.js';
+import type { BatchInput } from './tasks.schema.js';
+
+export interface TasksServiceOptions {
+  db: BpmDb;
+  runner: InstanceRunner;
+  instances: InstancesService;
+}
+
+type TaskItemRow = Omit<
+  TaskRow,
+  'tenant_id' | 'seq' | 'added_by_sign' | 'reminded_at' | 'urged_at'
+> & {
+  instance_title: string;
+  definition_key: string;
+  initiator_id: number;
+};
+
+const toTaskItem = (row: TaskItemRow) => ({
+  ...toTaskView(row),
+  instance_title: row.instance_title,
+  definition_key: row.definition_key,
+  initiator_id: row.initiator_id,
+});
+
+/** An instance the caller may not see hides its tasks too: 404 task, not 404 instance. */
+const asTaskNotFound = (err: unknown) => {
+  throw err instanceof AppError && err.code === ERROR_CODES.NOT_FOUND
+    ? AppError.notFound('task')
+    : err;
+};
+
+/** The approver's side: todo and done lists, task detail, "why me", and the task actions. */
+export class TasksService {
+  constructor(private readonly o: TasksServiceOptions) {}
+
+  async todo(
+    principal: Principal,
+    query: {
+      definition_key?: string | undefined;
+      sort?: (typeof TODO_SORT)[number] | undefined;
+      order?: SortOrder | undefined;
+      page?: string;
+      page_size?: string;
+    },
+  ) {
+    const page = parsePage(query);
+    const { rows, total } = await listTodo(
+      this.o.db,
+      principal.tenantId,
+      principal.userId,
+      query.definition_key,
+      page,
+      { sort: query.sort, order: query.order },
+    );
+    return pageResult(rows.map(toTaskItem), total, page);
+  }
+
+  async done(
+    principal: Principal,
+    query: {
+      sort?: (typeof DONE_SORT)[number] | undefined;
+      order?: SortOrder | undefined;
+      page?: string;
+      page_size?: string;
+    },
+  ) {
+    const page = parsePage(query);
+    const { rows, total } = await listDone(this.o.db, principal.tenantId, principal.userId, page, {
+      sort: query.sort,
+      order: query.order,
+    });
+    return pageResult(rows.map(toTaskItem), total, page);
+  }
+
+  private async instanceIdOf(principal: Principal, taskId: number): Promise<number> {
+    const instanceId = await instanceIdOfTask(this.o.db, principal.tenantId, taskId);
+    if (instanceId === undefined) throw AppError.notFound('task');
+    return instanceId;
+  }
+
+  private async visibleTask(principal: Principal, taskId: number) {
+    const instanceId = await this.instanceIdOf(principal, taskId);
+    return this.o.instances.visible(principal, instanceId).catch(asTaskNotFound);
+  }
+
+  async get(principal: Principal, taskId: number) {
+    const { loaded, viewer } = await this.visibleTask(principal, taskId);
+    return taskDetail(loaded, viewer, taskId);
+  }
+
+  /**
+   * Why the task's assignees are who they are. A department read from a form field the caller
+   * may not see is not revealed: its ids read null.
+   */
+  async explain(principal: Principal, taskId: number) {
+    const { loaded, viewer } = await this.visibleTask(principal, taskId);
+    const ctx = this.o.runner.context(
+      this.o.db,
+      loaded.instance.tenant_id,
+      loaded.tree,
+      loaded.schema,
+    );
+    const explained = await explainTask(ctx, loaded.state, taskId);
+    const field = explained.resolution?.field;
+    if (field === undefined || !hiddenFor(loaded.tree, loaded.state, viewer).includes(field))
+      return explained;
+    return {
+      ...explained,
+      resolution: { ...explained.resolution!, deptId: null, leaderDeptId: null },
+    };
+  }
+
+  /** One task action through the command path; answers the task detail the action produced. */
+  async act(principal: Principal, taskId: number, action: Action) {
+    const instanceId = await this.instanceIdOf(principal, taskId);
+    let viewer: Viewer | undefined;
+    const done = await this.o.runner.act(
+      principal.tenantId,
+      instanceId,
+      operatorOf(principal),
+      // The engine checks an approver's edits (editableFields) and validates only what was sent.
+      (ctx, current) => applyAction(ctx, current.state, action, actorOf(principal)),
+      {
+        taskId,
+        guard: async (trx, loaded) => {
+          viewer = await this.o.instances.viewerOf(trx, principal, loaded).catch(asTaskNotFound);
+          return true;
+        },
+      },
+    );
+    return taskDetail(done!, viewer!, taskId);
+  }
+
+  /**
+   * Approve or reject each task in turn, each through the command path in its own transaction,
+   * so one refusal leaves the others done; the answer lists each outcome in the order asked.
+   */
+  async batch(principal: Principal, input: BatchInput) {
+    const results = [];
+    for (const taskId of [...new Set(input.task_ids)]) {
+      const action: Action =
+        input.action === 'approve'
+          ? { type: 'approve', taskId, comment: input.comment ?? null }
+          : { type: 'reject', taskId, comment: input.comment ?? '' };
+      try {
+        const done = await this.act(principal, taskId, action);
+        results.push({
+          task_id: taskId,
+          ok: true,
+          status: done.status,
+          result: done.result,
+          instance_status: done.instance.status,
+          code: null,
+          message: null,
+        });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const { code, message } = err;
+        results.push({
+          task_id: taskId,
+          ok: false,
+          status: null,
+          result: null,
+          instance_status: null,
+          code,
+          message,
+        });
+      }
+    }
+    const succeeded = results.filter((r) => r.ok).length;
+    return { results, succeeded, failed: results.length - succeeded };
+  }
+}

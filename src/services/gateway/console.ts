@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import type { HttpApp } from '../../platform/http/server.js';
+
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+/**
+ * Paths that belong to the API or to protocol endpoints: an unknown one is the API's 404
+ * envelope, never the console's index.html (a client would otherwise parse HTML as JSON).
+ */
+const API_PATH = /^\/(api|oauth2|password|uploads|metrics|\.well-known)(\/|$|\?)/;
+
+export interface ConsoleOptions {
+  /** The console's build output; empty: `web/dist` of this installation. */
+  consoleDir: string;
+}
+
+/**
+ * Serves the browsable API reference at `/api/docs` (from the published OpenAPI document) and
+ * the built console at `/`, where every other GET that is not an API path answers index.html so
+ * client-side routes survive a reload.
+ */
+export async function registerConsole(
+  app: HttpApp,
+  options: ConsoleOptions,
+  openapi: string | null,
+): Promise<void> {
+  if (openapi) {
+    const document = JSON.parse(openapi) as Record<string, unknown>;
+    await app.register(fastifySwaggerUi, {
+      routePrefix: '/api/docs',
+      uiConfig: { deepLinking: true },
+      staticCSP: true,
+      // The gateway's own swagger object lists no routes: the UI shows the published document,
+      // the same one GET /api/v1/openapi.json answers.
+      transformSpecification: () => document,
+      transformSpecificationClone: false,
+    });
+  }
+
+  const root = options.consoleDir || DEFAULT_CONSOLE_DIR;
+  const built = existsSync(`${root}/index.html`);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root,
+      prefix: '/',
+      // One route per built file, so the catch-all below only sees what is not a file.
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        // Vite puts a content hash in every asset name: they never change, index.html does.
+        res.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (API_PATH.test(request.url)) {
+      throw new AppError(
+        ERROR_CODES.NOT_FOUND,
+        `no route for ${request.method} ${request.url.split('?')[0]}`,
+      );
+    }
+    if (!built) throw new AppError(ERROR_CODES.NOT_FOUND, 'the console is not built');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  };
+  app.get('/', { schema: { hide: true } }, page);
+  app.get('/*', { schema: { hide: true } }, page);
+}

@@ -1,0 +1,44 @@
+/**
+ * The identity service's public face. Needs no port. Serves: tenants, users, roles,
+ * departments, the permission catalogue, readiness at `/health/ready`, metrics. No jobs.
+ * Provides `identityDirectory` (the one directory other services' ports are fitted with) and
+ * `seedIdentity` (the first tenant and admin, run once under a lock at migrate and start).
+ * Only identity's code reads the `iam_` tables.
+ */
+import type { Kernel } from '../../platform/kernel.js';
+import type { ServiceModule } from '../../platform/module.js';
+import { createIdentityDirectory, type IdentityDirectory } from './directory.js';
+import { buildIdentityApp } from './identity.app.js';
+import type { IdentityTables } from './identity.tables.js';
+import { seedIdentity } from './seed.js';
+
+export type {
+  Credentials,
+  DirectoryMember,
+  DirectoryUser,
+  IdentityDirectory,
+  TenantDirectory,
+  UserProfile,
+} from './directory.js';
+
+export const identityModule: ServiceModule = {
+  name: 'identity',
+  async create(kernel) {
+    const { app } = await buildIdentityApp(kernel);
+    return { app, jobs: [] };
+  },
+};
+
+/** Identity's directory over its own tables and the kernel's cache. */
+export function identityDirectory(kernel: Kernel): IdentityDirectory {
+  return createIdentityDirectory(kernel.database.db.withTables<IdentityTables>(), kernel.cache);
+}
+
+/** Seeds tenant `default` and `admin` once, whatever the number of processes starting. */
+export function seedIdentityData(
+  database: Kernel['database'],
+  options: { production: boolean; adminInitialPassword?: string | undefined },
+  logger: Kernel['logger'],
+): Promise<void> {
+  return seedIdentity(database.db.withTables<IdentityTables>(), options, logger);
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { PERMISSIONS } from '../../../platform/auth/permissions.js';
+import { envelopeOf, ok } from '../../../platform/http/envelope.js';
+import type { HttpApp } from '../../../platform/http/server.js';
+
+const permissionView = z.object({
+  code: z.string(),
+  description: z.string(),
+  routes: z.array(z.string()).describe('`METHOD /path` of each route that requires the code'),
+});
+
+/** The catalogue, for the console's role editor: the same for every caller and tenant. */
+export function registerPermissionRoutes(app: HttpApp): void {
+  app.get(
+    '/api/v1/permissions',
+    {
+      schema: {
+        tags: ['identity'],
+        summary: 'Every permission code a role may grant, with the routes that require it',
+        response: { 200: envelopeOf(z.array(permissionView)) },
+      },
+    },
+    async (request) => {
+      principalOf(request); // signed-in users only
+      return ok(PERMISSIONS.map((p) => ({ ...p, routes: [...p.routes] })));
+    },
+  );
+}

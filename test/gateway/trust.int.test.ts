@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../../src/config/settings.js';
+import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
+import { startTestPlatform, TEST_JWT_SECRET, type TestPlatform } from '../helpers/platform.js';
+
+let platform: TestPlatform;
+let admin: string;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.adminToken();
+});
+afterAll(() => platform?.close());
+
+/** A second gateway in front of `upstreams`, with its own settings. */
+async function extraGateway(env: Record<string, string>, upstreams = platform.serviceUrls) {
+  const settings = loadSettings({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', ...env });
+  const gateway = await buildGatewayApp({
+    settings,
+    logger: createLogger('silent'),
+    cache: platform.kernel.cache,
+    upstreams,
+  });
+  await gateway.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = gateway.app.server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: gateway.close };
+}
+
+/** An upstream that records the headers the gateway sends it: a wiretap between the two. */
+async function wiretap(): Promise<{ url: string; seen: IncomingHttpHeaders[]; server: Server }> {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ ...req.headers });
+    res.setHeader('content-type', 'application/json');
+    res.end('{"code":200,"message":"success","data":null}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, seen, server };
+}
+
+describe('a captured X-Auth-* header set', () => {
+  it('works only for the request it was signed for, not another route or method', async () => {
+    const tap = await wiretap();
+    const gateway = await extraGateway({}, { ...platform.serviceUrls, identity: tap.url });
+    try {
+      const res = await fetch(`${gateway.url}/api/v1/users?page=1`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await gateway.close();
+      tap.server.close();
+    }
+    const captured = Object.fromEntries(
+      Object.entries(tap.seen[0]!).filter(
+        ([name]) => name.startsWith('x-auth-') || name === 'x-request-id',
+      ),
+    ) as Record<string, string>;
+    expect(captured['x-auth-nonce']).toMatch(/^[0-9a-f-]{36}$/);
+    const identity = platform.serviceUrls.identity!;
+    const replay = (method: string, path: string) =>
+      fetch(`${identity}${path}`, { method, headers: captured });
+    // The set is genuine: replayed to the very request it was signed for, it is accepted.
+    expect((await replay('GET', '/api/v1/users?page=2')).status).toBe(200);
+    for (const [method, path] of [
+      ['GET', '/api/v1/roles'],
+      ['GET', '/api/v1/users/1'],
+      ['DELETE', '/api/v1/users'],
+      ['POST', '/api/v1/users'],
+    ] as const) {
+      const res = await replay(method, path);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
+      expect(((await res.json()) as { code: number }).code).toBe(40100);
+    }
+  });
+});
+
+describe('the OAuth2 client routes behind forward-auth', () => {
+  it.each([
+    '/api/v1/oauth2/clients',
+    '/api/v1/oauth2/CLIENTS',
+    '/api/v1/oauth2/Clients/1',
+    '/api/v1/oauth2//clients',
+    '/api/v1/oauth2/./clients',
+    '/api/v1/oauth2/x/%2e%2e/clients',
+    '/api/v1/oauth2/x/%2E%2E/clients/',
+    '/api/v1/oauth2/%63lients',
+    '/api/v1/oauth2/clients%2f1',
+    '/api/v1/oauth2/clients?x=/authorize',
+    '/oauth2/clients',
+    '/oauth2//clients/1',
+  ])('%s without a token is 401 at the gateway', async (path) => {
+    const res = await platform.call('GET', path);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe(40100);
+  });
+});
+
+/** The IP the service recorded for a request, from its operation log. */
+async function recordedIp(requestId: string): Promise<string> {
+  const db = platform.kernel.database.db.withTables<OperationLogTables>();
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const row = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', '=', requestId)
+      .select('ip')
+      .executeTakeFirst();
+    if (row) return row.ip ?? '';
+    if (Date.now() > deadline) throw new Error(`no operation log for ${requestId} within 5 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A failed login sent to `base` with a forged X-Forwarded-For; the IP the service recorded. */
+async function loginFrom(base: string): Promise<string> {
+  const requestId = `xff-${randomUUID()}`;
+  const res = await fetch(`${base}/api/v1/login`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-request-id': requestId,
+      'x-forwarded-for': '198.51.100.7',
+    },
+    body: JSON.stringify({ username: 'nobody-here', password: 'wrong-password-1' }),
+  });
+  expect(res.status).toBe(401);
+  return recordedIp(requestId);
+}
+
+describe('client addresses', () => {
+  it('a service reached directly ignores X-Forwarded-For and records the socket', async () => {
+    expect(await loginFrom(platform.serviceUrls.auth!)).toBe('127.0.0.1');
+  });
+
+  it('the default gateway ignores X-Forwarded-For (no proxy trusted)', async () => {
+    expect(await loginFrom(platform.url)).toBe('127.0.0.1');
+  });
+
+  it.each([
+    ['a hop count', '1', '198.51.100.7'],
+    ['a CIDR holding the proxy', '127.0.0.0/8', '198.51.100.7'],
+    ['an address list holding the proxy', '10.9.9.9, 127.0.0.1', '198.51.100.7'],
+    ['a CIDR not holding the proxy', '10.0.0.0/8', '127.0.0.1'],
+  ])(
+    'GATEWAY_TRUST_PROXY as %s: the service records what the gateway vouched for',
+    async (_l, trust, ip) => {
+      const gateway = await extraGateway({ GATEWAY_TRUST_PROXY: trust });
+      try {
+        expect(await loginFrom(gateway.url)).toBe(ip);
+      } finally {
+        await gateway.close();
+      }
+    },
+  );
+});

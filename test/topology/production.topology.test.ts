@@ -1,0 +1,332 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  callbackReceiver,
+  INTERNAL_TOKEN,
+  MAIN,
+  startTopology,
+  until,
+  type Topology,
+} from './topology.js';
+
+/**
+ * The production layout end to end: separate processes from the built dist/, started together
+ * on a fresh database after `migrate`, on real PostgreSQL, Redis and NATS.
+ */
+
+/** Business types (one definition each per tenant) whose callbacks go to the test's receiver. */
+const ORDER = 'topology-order';
+const TIMED = 'topology-timed';
+const FAST_JOBS = { BPM_TIMEOUT_SCAN_INTERVAL: '300ms', BPM_OUTBOX_POLL_INTERVAL: '200ms' };
+const callbacksTo = (url: string) => ({
+  BPM_CALLBACK_TOPOLOGY_ORDER: url,
+  BPM_CALLBACK_TOPOLOGY_TIMED: url,
+});
+
+type Receiver = Awaited<ReturnType<typeof callbackReceiver>>;
+
+/** The layout needs the real servers; `.ci/run` always gives them. */
+const onRealServers = Boolean(
+  process.env.DATABASE_URL && process.env.REDIS_URL && process.env.NATS_URL,
+);
+
+async function signIn(topology: Topology, username = 'admin', password = 'admin123') {
+  const res = await topology.call('POST', '/api/v1/login', { body: { username, password } });
+  expect(res.status).toBe(200);
+  return res.body.data.access_token as string;
+}
+
+/** A published business definition: one approval by admin (id 1), optionally with a timeout. */
+async function publishDefinition(
+  topology: Topology,
+  token: string,
+  bizType: string,
+  timeout?: { hours: number; action: 'auto_approve' },
+) {
+  const created = await topology.call('POST', '/api/v1/bpm/definitions', {
+    token,
+    body: {
+      key: `topo-${randomUUID().slice(0, 8)}`,
+      name: 'Order',
+      form_mode: 'business',
+      biz_type: bizType,
+      form_schema: {
+        fields: [{ key: 'reason', label: 'Reason', type: 'textarea', required: true }],
+      },
+      node_tree: {
+        id: 'start',
+        type: 'start',
+        name: 'Submit',
+        child: {
+          id: 'approve',
+          type: 'approval',
+          name: 'Approve',
+          assignee: { type: 'users', userIds: [1] },
+          // The admin both starts (as the business initiator) and approves here.
+          allowInitiator: true,
+          mode: 'or',
+          ...(timeout ? { timeout } : {}),
+          child: null,
+        },
+      },
+    },
+  });
+  expect(created.status).toBe(200);
+  const published = await topology.call(
+    'POST',
+    `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+    { token },
+  );
+  expect(published.status).toBe(200);
+  return created.body.data.key as string;
+}
+
+async function startInstance(topology: Topology, key: string): Promise<number> {
+  const started = await topology.call('POST', '/api/v1/bpm/internal/instances', {
+    headers: { 'x-internal-token': INTERNAL_TOKEN },
+    body: {
+      tenant_id: 1,
+      initiator_id: 1,
+      definition_key: key,
+      biz_id: randomUUID(),
+      form: { reason: 'topology' },
+    },
+  });
+  expect(started.status).toBe(200);
+  return started.body.data.id as number;
+}
+
+/** One query on the topology's database, as an operator would look. */
+async function query<T>(topology: Topology, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: topology.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+const statusOf = async (topology: Topology, token: string, id: number) =>
+  (await topology.call('GET', `/api/v1/bpm/instances/${id}`, { token })).body.data.status as string;
+
+const callbacksOf = (receiver: Receiver, id: number) =>
+  receiver.received.filter((r) => r.body.instance_id === id);
+
+describe.runIf(onRealServers)('production topology: one process per service', () => {
+  let topology: Topology;
+  let receiver: Receiver;
+  let token: string;
+
+  beforeAll(async () => {
+    receiver = await callbackReceiver();
+    topology = await startTopology({ env: { ...FAST_JOBS, ...callbacksTo(receiver.url) } });
+    token = await signIn(topology);
+  });
+  afterAll(async () => {
+    await topology?.close();
+    await receiver?.close();
+  });
+
+  it('runs a BPM flow to its end and delivers the callback to the business back end', async () => {
+    const key = await publishDefinition(topology, token, ORDER);
+    const id = await startInstance(topology, key);
+    const todo = await topology.call('GET', '/api/v1/bpm/tasks/todo?page_size=100', { token });
+    const task = todo.body.data.list.find((t: any) => t.instance_id === id);
+    const approved = await topology.call('POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
+      token,
+      body: {},
+    });
+    expect(approved.status).toBe(200);
+    expect(await statusOf(topology, token, id)).toBe('approved');
+    const [callback] = await until('the callback reaches the receiver', async () => {
+      const got = callbacksOf(receiver, id);
+      return got.length > 0 ? got : undefined;
+    });
+    expect(callback!.body).toMatchObject({ instance_id: id, status: 'approved' });
+  });
+
+  it('fires a timeout in the bpm process', async () => {
+    const key = await publishDefinition(topology, token, TIMED, {
+      hours: 0.0001,
+      action: 'auto_approve',
+    });
+    const id = await startInstance(topology, key);
+    await until('the timeout approves the instance', async () =>
+      (await statusOf(topology, token, id)) === 'approved' ? true : undefined,
+    );
+    const timeline = await topology.call('GET', `/api/v1/bpm/instances/${id}/timeline`, { token });
+    expect(
+      timeline.body.data
+        .filter((e: any) => e.action === 'auto_approve')
+        .map((e: any) => e.operator_id),
+    ).toEqual([0]);
+  });
+
+  it('stores a login event in the login logs', async () => {
+    const username = `topo_${randomUUID().slice(0, 8)}`;
+    const created = await topology.call('POST', '/api/v1/users', {
+      token,
+      body: { username, password: 'Topology-Passw0rd!', role_ids: [] },
+    });
+    expect(created.status).toBe(200);
+    await signIn(topology, username, 'Topology-Passw0rd!');
+    const logs = await until('the login reaches the login logs', async () => {
+      const res = await topology.call('GET', `/api/v1/login-logs?username=${username}`, { token });
+      return res.body.data.total > 0 ? res.body.data.list : undefined;
+    });
+    expect(logs).toEqual([expect.objectContaining({ username, success: true })]);
+  });
+
+  it('records an operation log in each service', async () => {
+    const requests = {
+      auth: '/api/v1/me',
+      identity: '/api/v1/users',
+      bpm: '/api/v1/bpm/definitions',
+      audit: '/api/v1/login-logs',
+    };
+    const ids: Record<string, string> = {};
+    for (const [service, path] of Object.entries(requests)) {
+      ids[service] = `topo-${service}-${randomUUID()}`;
+      const res = await topology.call('GET', path, {
+        token,
+        headers: { 'x-request-id': ids[service]! },
+      });
+      expect(res.status).toBe(200);
+    }
+    for (const [service, requestId] of Object.entries(ids)) {
+      const rows = await until(`the ${service} service records its request`, async () => {
+        const res = await topology.call('GET', `/api/v1/operation-logs?request_id=${requestId}`, {
+          token,
+        });
+        return res.body.data.total > 0 ? res.body.data.list : undefined;
+      });
+      expect(rows.map((r: any) => [r.request_id, r.path])).toEqual([
+        [requestId, requests[service as keyof typeof requests]],
+      ]);
+    }
+  });
+
+  it('runs every background job in its service process, each reporting its heartbeat', async () => {
+    const expected = ['audit.login_consumer', 'bpm.outbox', 'bpm.timeout_scanner'];
+    const names = await until('each job reports a heartbeat', async () => {
+      const rows = await query<{ name: string }>(
+        topology,
+        `SELECT name FROM mon_job_heartbeats WHERE status = 'ok' ORDER BY name`,
+      );
+      const got = rows.map((r) => r.name);
+      return expected.every((n) => got.includes(n)) ? got : undefined;
+    });
+    expect(names).toEqual(expected);
+  });
+
+  it('reports not ready while a service is stopped, and ready once it is back', async () => {
+    const identity = topology.processes.find((p) => p.name === 'identity')!;
+    await topology.stop(identity);
+    const down = await until('readiness turns 503', async () => {
+      const res = await topology.call('GET', '/api/v1/health/ready');
+      return res.status === 503 ? res.body : undefined;
+    });
+    expect(down.data.services.identity.status).toBe('down');
+    expect(down.data.services.auth.status).toBe('ready');
+    topology.restart(identity);
+    const up = await until('readiness is 200 again', async () => {
+      const res = await topology.call('GET', '/api/v1/health/ready');
+      return res.status === 200 ? res.body : undefined;
+    });
+    expect(up.data.status).toBe('ready');
+  });
+});
+
+describe.runIf(onRealServers)('production topology: two bpm and two audit replicas', () => {
+  const INSTANCES = 12;
+  let topology: Topology;
+  let receiver: Receiver;
+  let token: string;
+
+  beforeAll(async () => {
+    receiver = await callbackReceiver();
+    topology = await startTopology({
+      replicas: { bpm: 2, audit: 2 },
+      env: { ...FAST_JOBS, ...callbacksTo(receiver.url) },
+    });
+    token = await signIn(topology);
+  });
+  afterAll(async () => {
+    await topology?.close();
+    await receiver?.close();
+  });
+
+  it('acts on each timeout once and delivers each callback once', async () => {
+    const key = await publishDefinition(topology, token, TIMED, {
+      hours: 0.0001,
+      action: 'auto_approve',
+    });
+    const ids: number[] = [];
+    for (let i = 0; i < INSTANCES; i++) ids.push(await startInstance(topology, key));
+    // Delivered means the outbox row is marked so: a second delivery could only come before.
+    await until(
+      'every callback is delivered',
+      async () => (ids.every((id) => callbacksOf(receiver, id).length > 0) ? true : undefined),
+      60_000,
+    );
+    for (const id of ids) {
+      const timeline = await topology.call('GET', `/api/v1/bpm/instances/${id}/timeline`, {
+        token,
+      });
+      expect(timeline.body.data.filter((e: any) => e.action === 'auto_approve')).toHaveLength(1);
+      expect(await statusOf(topology, token, id)).toBe('approved');
+    }
+    await until('every outbox row is marked delivered', async () => {
+      const [row] = await query<{ n: number }>(
+        topology,
+        `SELECT count(*)::int AS n FROM bpm_outbox WHERE kind = 'callback' AND status <> 'delivered'`,
+      );
+      return row!.n === 0 ? true : undefined;
+    });
+    const perEvent = new Map<string, number>();
+    for (const r of receiver.received) perEvent.set(r.eventId, (perEvent.get(r.eventId) ?? 0) + 1);
+    expect([...perEvent.values()]).toEqual(ids.map(() => 1));
+    const byId = (a: number, b: number) => a - b;
+    expect(receiver.received.map((r) => r.body.instance_id as number).sort(byId)).toEqual(
+      [...ids].sort(byId),
+    );
+  });
+
+  it('stores each login event once with two audit consumers', async () => {
+    const username = `topo_${randomUUID().slice(0, 8)}`;
+    await topology.call('POST', '/api/v1/users', {
+      token,
+      body: { username, password: 'Topology-Passw0rd!', role_ids: [] },
+    });
+    for (let i = 0; i < 5; i++) await signIn(topology, username, 'Topology-Passw0rd!');
+    const logs = await until('five logins reach the login logs', async () => {
+      const res = await topology.call('GET', `/api/v1/login-logs?username=${username}`, { token });
+      return res.body.data.total >= 5 ? res.body.data : undefined;
+    });
+    expect(logs.total).toBe(5);
+  });
+});
+
+describe("the README's production section", () => {
+  it('is the commands these tests run', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Production'),
+      readme.indexOf('\n## ', readme.indexOf('## Production') + 1),
+    );
+    const commands = [...section.matchAll(/node (\S+) (migrate|serve --service \w+)/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+    expect(commands).toEqual([
+      `${MAIN} migrate`,
+      `${MAIN} serve --service auth`,
+      `${MAIN} serve --service identity`,
+      `${MAIN} serve --service bpm`,
+      `${MAIN} serve --service audit`,
+      `${MAIN} serve --service gateway`,
+    ]);
+  });
+});

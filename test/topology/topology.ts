@@ -1,0 +1,257 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { freePort } from '../helpers/free-port.js';
+import { createScratchDatabase } from '../helpers/scratch-database.js';
+
+/**
+ * The production layout, as processes: `node dist/main.js migrate`, then every
+ * `node dist/main.js serve --service <name>` started at the same moment (no ordering, no
+ * waiting between them) on a fresh PostgreSQL database, Redis and NATS JetStream. The
+ * commands are the README's ("Production: one service per process").
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const MAIN = 'dist/main.js';
+
+export type ProcessName = 'gateway' | 'auth' | 'identity' | 'bpm' | 'audit';
+
+export interface ServiceProcess {
+  name: ProcessName;
+  port: number;
+  child: ChildProcess;
+  /** Everything it printed, for the failure message. */
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+export const JWT_SECRET = 'topology-tests-jwt-secret-0123456789abcdef';
+export const INTERNAL_TOKEN = 'internal-Tq7-9vX2-Lm4P-token';
+
+/** Polls `probe` until it returns a value (a condition, not a sleep), or fails after `ms`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A business back end receiving terminal-state callbacks, counting each event id. */
+export async function callbackReceiver() {
+  const received: Array<{ eventId: string; body: any }> = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ eventId: String(req.headers['idempotency-key']), body: JSON.parse(body) });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/callback`,
+    received,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+function run(args: string[], env: Record<string, string>, name: ProcessName | 'migrate') {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 400) output.shift();
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, exited, name };
+}
+
+export interface TopologyOptions {
+  /** Replicas per service (default 1 each). */
+  replicas?: Partial<Record<Exclude<ProcessName, 'gateway'>, number>>;
+  /** Settings every process gets on top of the topology's own. */
+  env?: Record<string, string>;
+}
+
+export interface Topology {
+  gatewayUrl: string;
+  databaseUrl: string;
+  processes: ServiceProcess[];
+  call(method: string, path: string, options?: CallOptions): Promise<{ status: number; body: any }>;
+  stop(process: ServiceProcess): Promise<void>;
+  /** Starts the same command again on the same port. */
+  restart(process: ServiceProcess): ServiceProcess;
+  output(): string;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export async function startTopology(options: TopologyOptions = {}): Promise<Topology> {
+  const base = process.env.DATABASE_URL;
+  if (!base || !process.env.REDIS_URL || !process.env.NATS_URL) {
+    throw new Error('the topology tests need DATABASE_URL, REDIS_URL and NATS_URL');
+  }
+  const scratch = await createScratchDatabase(base, 'approva_topo');
+  const id = randomBytes(4).toString('hex');
+  const env: Record<string, string> = {
+    APP_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: scratch.url,
+    DB_POOL_SIZE: '4',
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_KEY_PREFIX: `topo${id}:`,
+    NATS_URL: process.env.NATS_URL,
+    NATS_STREAM: `TOPO_${id}`,
+    NATS_SUBJECT_PREFIX: `topo${id}.`,
+    JWT_SECRET,
+    GATEWAY_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    LOGIN_CAPTCHA: 'off',
+    BPM_INTERNAL_TOKEN: INTERNAL_TOKEN,
+    SERVICE_HOST: '127.0.0.1',
+    ...options.env,
+  };
+  const processes: ServiceProcess[] = [];
+  try {
+    const migrate = run(['migrate'], env, 'migrate');
+    const code = await migrate.exited;
+    if (code !== 0) throw new Error(`migrate exited ${code}: ${migrate.output.join('')}`);
+
+    const plan: Array<{ name: ProcessName; port: number }> = [];
+    for (const name of ['auth', 'identity', 'bpm', 'audit'] as const) {
+      for (let i = 0; i < (options.replicas?.[name] ?? 1); i++) {
+        plan.push({ name, port: await freePort() });
+      }
+    }
+    const first = (name: ProcessName) => plan.find((p) => p.name === name)!.port;
+    const gatewayPort = await freePort();
+    const gatewayEnv = {
+      HOST: '127.0.0.1',
+      PORT: String(gatewayPort),
+      METRICS_PORT: String(await freePort()),
+      AUTH_SERVICE_URL: `http://127.0.0.1:${first('auth')}`,
+      IDENTITY_SERVICE_URL: `http://127.0.0.1:${first('identity')}`,
+      BPM_SERVICE_URL: `http://127.0.0.1:${first('bpm')}`,
+      AUDIT_SERVICE_URL: `http://127.0.0.1:${first('audit')}`,
+    };
+    // All at once: nothing waits for anything; each process must cope with the others racing.
+    for (const { name, port } of plan) {
+      const started = run(
+        ['serve', '--service', name],
+        { ...env, SERVICE_PORT: String(port) },
+        name,
+      );
+      processes.push({ ...started, name, port });
+    }
+    const gateway = run(['serve', '--service', 'gateway'], { ...env, ...gatewayEnv }, 'gateway');
+    processes.push({ ...gateway, name: 'gateway', port: gatewayPort });
+
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const call: Topology['call'] = async (method, path, o = {}) => {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      if (o.body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${gatewayUrl}${path}`, {
+        method,
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body };
+    };
+    const topology: Topology = {
+      gatewayUrl,
+      databaseUrl: scratch.url,
+      processes,
+      call,
+      async stop(p) {
+        p.child.kill('SIGTERM');
+        await p.exited;
+      },
+      restart(p) {
+        const again = run(
+          ['serve', '--service', p.name],
+          p.name === 'gateway'
+            ? { ...env, ...gatewayEnv }
+            : { ...env, SERVICE_PORT: String(p.port) },
+          p.name,
+        );
+        const next = { ...again, name: p.name, port: p.port };
+        processes[processes.indexOf(p)] = next;
+        return next;
+      },
+      output: () =>
+        processes
+          .map((p) => `--- ${p.name}:${p.port}\n${p.output.join('').slice(-4000)}`)
+          .join('\n'),
+      async close() {
+        await Promise.all(
+          processes.map(async (p) => {
+            if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+            await p.exited;
+          }),
+        );
+        await scratch.drop();
+        await deleteStream(env.NATS_URL!, env.NATS_STREAM!);
+      },
+    };
+    const exitedEarly = Promise.race(
+      processes.map(async (p) => {
+        const code = await p.exited;
+        throw new Error(`${p.name} exited (${code}) while starting:\n${p.output.join('')}`);
+      }),
+    );
+    exitedEarly.catch(() => undefined);
+    await Promise.race([
+      until('the gateway reports every service ready', async () => {
+        const ready = await call('GET', '/api/v1/health/ready');
+        return ready.status === 200 ? true : undefined;
+      }),
+      exitedEarly,
+    ]);
+    return topology;
+  } catch (err) {
+    for (const p of processes) p.child.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p.exited));
+    await scratch.drop();
+    throw err;
+  }
+}
+
+async function deleteStream(url: string, stream: string) {
+  const nc = await connect({ servers: url, timeout: 2000 }).catch(() => undefined);
+  if (!nc) return;
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(stream).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}

@@ -1,0 +1,71 @@
+import type { APIRequestContext } from '@playwright/test';
+
+/** Seeding through the public API, as any client would. */
+export async function apiLogin(request: APIRequestContext, username: string, password: string) {
+  const res = await request.post('/api/v1/login', { data: { username, password } });
+  if (!res.ok()) throw new Error(`login ${username}: ${res.status()} ${await res.text()}`);
+  const body = (await res.json()) as { data: { access_token: string; user: { id: number } } };
+  return { token: body.data.access_token, id: body.data.user.id };
+}
+
+export async function call<T = unknown>(
+  request: APIRequestContext,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const res = await request.fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    ...(data === undefined ? {} : { data }),
+  });
+  const body = (await res.json()) as { code: number; message: string; data: T };
+  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+export const uniq = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+/** Passwords the platform's policy accepts (10+ characters, not guessable). */
+const INITIAL_PASSWORD = 'Amber-Lantern-Quay-71';
+const USER_PASSWORD = 'Quiet-Harbor-Lantern-42';
+
+/** A user with no permission codes beyond signing in: an ordinary initiator or approver. */
+export async function createUser(
+  request: APIRequestContext,
+  adminToken: string,
+  name: string,
+  roleIds: number[] = [],
+) {
+  const username = uniq(name.toLowerCase().replace(/[^a-z]/g, ''));
+  const user = await call<{ id: number }>(request, adminToken, 'POST', '/api/v1/users', {
+    username,
+    password: INITIAL_PASSWORD,
+    nickname: name,
+    role_ids: roleIds,
+  });
+  // A user an administrator created changes the password at first sign-in: done here, through
+  // the API, so the browser tests start from an ordinary account.
+  const { token } = await apiLogin(request, username, INITIAL_PASSWORD);
+  await call(request, token, 'POST', '/api/v1/me/password', {
+    old_password: INITIAL_PASSWORD,
+    new_password: USER_PASSWORD,
+  });
+  return { id: user.id, username, password: USER_PASSWORD, nickname: name };
+}
+
+export async function createRole(
+  request: APIRequestContext,
+  adminToken: string,
+  permissions: string[],
+) {
+  const code = uniq('r');
+  const role = await call<{ id: number }>(request, adminToken, 'POST', '/api/v1/roles', {
+    code,
+    name: code,
+    permissions,
+  });
+  return role.id;
+}

@@ -1,0 +1,228 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider, Spin, theme } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  createBrowserRouter,
+  Navigate,
+  RouterProvider,
+  useLocation,
+  useNavigate,
+} from 'react-router';
+import { setSignedOutHandler } from './api/client';
+import { ApiError } from './api/errors';
+import { AuthProvider, useAuth } from './auth/AuthContext';
+import { useThemeMode } from './theme';
+
+const AppLayout = lazy(() => import('./layout/AppLayout'));
+const Login = lazy(() => import('./pages/Login'));
+const ChangePassword = lazy(() => import('./pages/ChangePassword'));
+const Profile = lazy(() => import('./pages/Profile'));
+const Todo = lazy(() => import('./pages/Todo'));
+const Done = lazy(() => import('./pages/Done'));
+const MyRequests = lazy(() => import('./pages/MyRequests'));
+const CcInbox = lazy(() => import('./pages/CcInbox'));
+const Start = lazy(() => import('./pages/Start'));
+const StartForm = lazy(() => import('./pages/StartForm'));
+const InstanceDetail = lazy(() => import('./pages/InstanceDetail'));
+const TaskDetail = lazy(() => import('./pages/TaskDetail'));
+const Definitions = lazy(() => import('./designer/Definitions'));
+const Designer = lazy(() => import('./designer/Designer'));
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // 4xx answers do not get better by asking again.
+      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+function Loading() {
+  return <Spin style={{ display: 'block', margin: '80px auto' }} />;
+}
+
+/** Pages behind sign-in: back to sign-in with the page to return to; a forced password change first. */
+function RequireAuth({ children }: { children: ReactNode }) {
+  const { me, loading } = useAuth();
+  const location = useLocation();
+  if (loading) return <Loading />;
+  if (!me) {
+    const back = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/login?redirect=${back}`} replace />;
+  }
+  if (me.must_change_password && location.pathname !== '/password') {
+    return <Navigate to="/password" replace />;
+  }
+  return <>{children}</>;
+}
+
+function SignedOutRedirect() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setSignedOutHandler(() => {
+      queryClient.clear();
+      const back = encodeURIComponent(location.pathname + location.search);
+      void navigate(`/login?redirect=${back}`, { replace: true });
+    });
+  }, [navigate]);
+  return null;
+}
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+const router = createBrowserRouter([
+  {
+    path: '/login',
+    element: (
+      <Page>
+        <SignedOutRedirect />
+        <Login />
+      </Page>
+    ),
+  },
+  {
+    path: '/',
+    element: (
+      <RequireAuth>
+        <SignedOutRedirect />
+        <Page>
+          <AppLayout />
+        </Page>
+      </RequireAuth>
+    ),
+    children: [
+      { index: true, element: <Navigate to="/todo" replace /> },
+      {
+        path: 'password',
+        element: (
+          <Page>
+            <ChangePassword />
+          </Page>
+        ),
+      },
+      {
+        path: 'profile',
+        element: (
+          <Page>
+            <Profile />
+          </Page>
+        ),
+      },
+      {
+        path: 'todo',
+        element: (
+          <Page>
+            <Todo />
+          </Page>
+        ),
+      },
+      {
+        path: 'done',
+        element: (
+          <Page>
+            <Done />
+          </Page>
+        ),
+      },
+      {
+        path: 'my',
+        element: (
+          <Page>
+            <MyRequests />
+          </Page>
+        ),
+      },
+      {
+        path: 'cc',
+        element: (
+          <Page>
+            <CcInbox />
+          </Page>
+        ),
+      },
+      {
+        path: 'start',
+        element: (
+          <Page>
+            <Start />
+          </Page>
+        ),
+      },
+      {
+        path: 'start/:id',
+        element: (
+          <Page>
+            <StartForm />
+          </Page>
+        ),
+      },
+      {
+        path: 'instances/:id',
+        element: (
+          <Page>
+            <InstanceDetail />
+          </Page>
+        ),
+      },
+      {
+        path: 'tasks/:id',
+        element: (
+          <Page>
+            <TaskDetail />
+          </Page>
+        ),
+      },
+      {
+        path: 'designer',
+        element: (
+          <Page>
+            <Definitions />
+          </Page>
+        ),
+      },
+      {
+        path: 'designer/:id',
+        element: (
+          <Page>
+            <Designer />
+          </Page>
+        ),
+      },
+      { path: '*', element: <Navigate to="/todo" replace /> },
+    ],
+  },
+]);
+
+function Themed({ children }: { children: ReactNode }) {
+  const mode = useThemeMode();
+  const { i18n } = useTranslation();
+  return (
+    <ConfigProvider
+      locale={i18n.language === 'zh-CN' ? zhCN : enUS}
+      theme={{
+        algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
+        token: { colorPrimary: '#1677ff', borderRadius: 6 },
+      }}
+    >
+      <AntApp>{children}</AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Themed>
+        <AuthProvider>
+          <RouterProvider router={router} />
+        </AuthProvider>
+      </Themed>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * BPM calls the pages share, and the record shapes they read. The generated client types the
+ * paths; shapes the OpenAPI document leaves open (the diagram, node trees) are declared here.
+ */
+import { api, data } from './client';
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** `GET /bpm/startable` answered a bare array before issue 10 and a page after: take either. */
+export function asList<T>(value: T[] | Page<T> | null | undefined): T[] {
+  if (!value) return [];
+  return Array.isArray(value) ? value : value.list;
+}
+
+// The form schema and condition shapes are the engine's own (one definition for both sides).
+export type { Condition, ConditionOp, FieldType, FormField, FormSchema } from '@engine/types';
+import type { Condition, FormSchema } from '@engine/types';
+
+export interface Definition {
+  id: number;
+  key: string;
+  name: string;
+  category: string | null;
+  version: number;
+  status: 'draft' | 'published' | 'archived' | 'suspended';
+  form_mode: 'flow' | 'business';
+  biz_type: string | null;
+  form_schema: FormSchema;
+  node_tree: FlowNode;
+  starters?: { user_ids?: number[]; role_ids?: number[]; dept_ids?: number[] };
+  created_at: string;
+  updated_at?: string;
+  published_at: string | null;
+}
+
+export type { ActionName, AssigneeRule } from '@engine/types';
+import type { ActionName, AssigneeRule } from '@engine/types';
+
+export type NodeState = 'done' | 'active' | 'pending' | 'skipped' | 'suspended';
+
+interface NodeBase {
+  id: string;
+  name: string;
+  hiddenFields?: string[];
+  editableFields?: string[];
+  child?: FlowNode | null;
+  /** Diagram only: the node's state in this instance. */
+  state?: NodeState;
+}
+export interface StartNode extends NodeBase {
+  type: 'start';
+}
+export interface ApprovalNode extends NodeBase {
+  type: 'approval';
+  assignee: AssigneeRule;
+  mode: 'and' | 'or' | 'sequential';
+  allowBackPrev?: boolean;
+  allowInitiator?: boolean;
+  onReject?: 'terminate' | 'initiator';
+  timeout?: { hours: number; action: 'remind' | 'auto_approve' | 'auto_reject' };
+  emptyAssignee?: { strategy: 'auto_pass' | 'fallback_users' | 'suspend'; userIds?: number[] };
+}
+export interface CcNode extends NodeBase {
+  type: 'cc';
+  assignee: AssigneeRule;
+}
+export interface Branch {
+  id: string;
+  name: string;
+  condition?: Condition;
+  default?: boolean;
+  child: FlowNode | null;
+  state?: NodeState;
+}
+export interface BranchNode extends NodeBase {
+  type: 'branch';
+  branches: Branch[];
+}
+export type FlowNode = StartNode | ApprovalNode | CcNode | BranchNode;
+
+export interface Task {
+  id: number;
+  instance_id: number;
+  node_id: string;
+  node_name: string;
+  kind?: 'approval' | 'resubmit';
+  assignee_id: number;
+  original_assignee_id: number | null;
+  delegator_id: number | null;
+  status: 'pending' | 'waiting' | 'done' | 'canceled';
+  result: string | null;
+  round: number;
+  comment: string | null;
+  created_at: string;
+  due_at: string | null;
+  finished_at: string | null;
+  instance_title?: string;
+  definition_key?: string;
+  initiator_id?: number;
+}
+
+export interface InstanceDetail {
+  id: number;
+  title: string;
+  definition_id: number;
+  definition_key: string;
+  definition_version: number;
+  status: string;
+  initiator_id: number;
+  form: Record<string, unknown>;
+  tasks: Task[];
+  current_node_ids: string[];
+  path: string[];
+  actions: ActionName[];
+  suspend_reason: { code: string; node_id: string; detail: string } | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface Diagram {
+  tree: FlowNode;
+  path: string[];
+  status: string;
+  form: Record<string, unknown>;
+}
+
+export interface TimelineEntry {
+  id: number;
+  node_id: string | null;
+  node_name: string | null;
+  action: string;
+  operator_id: number;
+  operator_name: string;
+  comment: string | null;
+  round: number;
+  created_at: string;
+}
+
+export interface SimulateResult {
+  path: string[];
+  branches: {
+    node_id: string;
+    branch_id?: string;
+    condition: unknown;
+    inputs: unknown;
+    result: unknown;
+  }[];
+  nodes: {
+    node_id: string;
+    node_name?: string;
+    type?: string;
+    mode?: string;
+    assignees: number[];
+    resolution: unknown;
+    strategy: unknown;
+    fallback?: unknown;
+  }[];
+  failures: unknown[];
+}
+
+export interface UserItem {
+  id: number;
+  username: string;
+  nickname: string;
+}
+
+export const bpmKeys = {
+  todoCount: ['bpm', 'todo', 'count'] as const,
+  ccUnread: ['bpm', 'cc', 'unread'] as const,
+};
+
+export function fetchTodoCount(): Promise<number> {
+  return data(api.GET('/api/v1/bpm/tasks/todo', { params: { query: { page_size: 1 } } })).then(
+    (page) => (page as Page<Task>).total,
+  );
+}
+
+export function fetchCcUnread(): Promise<number> {
+  return data(
+    api.GET('/api/v1/bpm/cc/my', { params: { query: { unread: 'true', page_size: 1 } } }),
+  ).then((page) => (page as Page<unknown>).total);
+}

@@ -1,0 +1,351 @@
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { Branch, FlowNode, FormSchema } from '../api/bpm';
+import { UserPicker } from '../form/UserPicker';
+import { fromRows, OPS, toRows, type ConditionRow } from './conditions';
+import { RolePicker } from './RolePicker';
+
+export function NodeDrawer({
+  target,
+  schema,
+  onClose,
+  onNode,
+  onBranch,
+}: {
+  target: { node?: FlowNode; branch?: Branch };
+  schema: FormSchema;
+  onClose: () => void;
+  onNode: (id: string, patch: Partial<FlowNode>) => void;
+  onBranch: (id: string, patch: Partial<Branch>) => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  const fieldOptions = schema.fields.map((f) => ({ value: f.key, label: `${f.label} (${f.key})` }));
+  const { node, branch } = target;
+
+  if (branch) {
+    const initial = toRows(branch.condition, schema);
+    return (
+      <Drawer open onClose={onClose} title={t('designer.editBranch')} size={520} destroyOnHidden>
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={{ name: branch.name, join: initial.join, rows: initial.rows }}
+          onFinish={(v: { name: string; join: 'all' | 'any'; rows?: ConditionRow[] }) => {
+            onBranch(branch.id, {
+              name: v.name,
+              ...(branch.default ? {} : { condition: fromRows(schema, v.join, v.rows ?? []) }),
+            });
+            onClose();
+          }}
+        >
+          <Form.Item name="name" label={t('designer.name')} rules={[{ required: true }]}>
+            <Input />
+          </Form.Item>
+          {branch.default ? (
+            <p>{t('designer.otherwiseHint')}</p>
+          ) : (
+            <>
+              <Form.Item name="join" label={t('designer.join')}>
+                <Radio.Group
+                  options={[
+                    { value: 'all', label: t('designer.all') },
+                    { value: 'any', label: t('designer.any') },
+                  ]}
+                />
+              </Form.Item>
+              <Form.List name="rows">
+                {(fields, { add, remove }) => (
+                  <>
+                    {fields.map(({ key, name }) => (
+                      <Space key={key} align="baseline" wrap>
+                        <Form.Item
+                          name={[name, 'field']}
+                          rules={[{ required: true }]}
+                          aria-label={t('designer.condField')}
+                        >
+                          <Select
+                            aria-label={t('designer.condField')}
+                            style={{ width: 150 }}
+                            options={[
+                              ...fieldOptions,
+                              { value: 'initiator.dept_id', label: t('designer.initiatorDept') },
+                              { value: 'initiator.role_ids', label: t('designer.initiatorRoles') },
+                            ]}
+                          />
+                        </Form.Item>
+                        <Form.Item name={[name, 'op']} rules={[{ required: true }]}>
+                          <Select
+                            aria-label={t('designer.condOp')}
+                            style={{ width: 110 }}
+                            options={OPS.map((o) => ({ value: o, label: t(`designer.op.${o}`) }))}
+                          />
+                        </Form.Item>
+                        <Form.Item name={[name, 'value']}>
+                          <Input
+                            aria-label={t('designer.condValue')}
+                            style={{ width: 130 }}
+                            placeholder={t('designer.condValueHint')}
+                          />
+                        </Form.Item>
+                        <MinusCircleOutlined
+                          aria-label={t('common.remove')}
+                          onClick={() => remove(name)}
+                        />
+                      </Space>
+                    ))}
+                    <Button
+                      type="dashed"
+                      onClick={() =>
+                        add({ field: schema.fields[0]?.key ?? '', op: 'eq', value: '' })
+                      }
+                      icon={<PlusOutlined />}
+                    >
+                      {t('designer.addCondition')}
+                    </Button>
+                  </>
+                )}
+              </Form.List>
+            </>
+          )}
+          <Button
+            type="primary"
+            htmlType="submit"
+            style={{ marginTop: 16 }}
+            data-testid="drawer-apply"
+          >
+            {t('designer.apply')}
+          </Button>
+        </Form>
+      </Drawer>
+    );
+  }
+  if (!node) return null;
+  const isTask = node.type === 'approval' || node.type === 'cc';
+  return (
+    <Drawer
+      open
+      onClose={onClose}
+      title={t('designer.editNode', { name: node.name })}
+      size={520}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{
+          ...node,
+          timeoutOn: node.type === 'approval' && node.timeout !== undefined,
+        }}
+        onFinish={(v: Record<string, unknown>) => {
+          const patch: Record<string, unknown> = {
+            name: v.name,
+            hiddenFields: v.hiddenFields ?? [],
+          };
+          if (isTask) patch.assignee = v.assignee;
+          if (node.type === 'approval') {
+            Object.assign(patch, {
+              mode: v.mode,
+              onReject: v.onReject,
+              allowBackPrev: v.allowBackPrev ?? false,
+              editableFields: v.editableFields ?? [],
+              emptyAssignee: v.emptyAssignee,
+              timeout: v.timeoutOn ? v.timeout : undefined,
+            });
+          }
+          onNode(node.id, patch as Partial<FlowNode>);
+          onClose();
+        }}
+      >
+        <Form.Item name="name" label={t('designer.name')} rules={[{ required: true }]}>
+          <Input data-testid="node-name" />
+        </Form.Item>
+        {isTask && (
+          <>
+            <Form.Item
+              name={['assignee', 'type']}
+              label={t('designer.assignee')}
+              rules={[{ required: true }]}
+            >
+              <Select
+                data-testid="assignee-type"
+                options={(
+                  [
+                    'users',
+                    'roles',
+                    'dept_leader',
+                    ...(node.type === 'approval' ? ['initiator_selected'] : []),
+                  ] as const
+                ).map((r) => ({
+                  value: r,
+                  label: t(`designer.rule.${r}`),
+                }))}
+              />
+            </Form.Item>
+            <Form.Item
+              noStyle
+              dependencies={[
+                ['assignee', 'type'],
+                ['assignee', 'source'],
+              ]}
+            >
+              {({ getFieldValue }) => {
+                const type = getFieldValue(['assignee', 'type']) as string;
+                if (type === 'users')
+                  return (
+                    <Form.Item
+                      name={['assignee', 'userIds']}
+                      label={t('designer.users')}
+                      rules={[{ required: true }]}
+                    >
+                      <UserPicker multiple aria-label={t('designer.users')} />
+                    </Form.Item>
+                  );
+                if (type === 'roles')
+                  return (
+                    <Form.Item
+                      name={['assignee', 'roleIds']}
+                      label={t('designer.roles')}
+                      rules={[{ required: true }]}
+                    >
+                      <RolePicker />
+                    </Form.Item>
+                  );
+                if (type === 'dept_leader')
+                  return (
+                    <>
+                      <Form.Item
+                        name={['assignee', 'source']}
+                        label={t('designer.deptOf')}
+                        initialValue="initiator"
+                      >
+                        <Radio.Group
+                          options={[
+                            { value: 'initiator', label: t('designer.ofInitiator') },
+                            { value: 'form_field', label: t('designer.ofField') },
+                          ]}
+                        />
+                      </Form.Item>
+                      {getFieldValue(['assignee', 'source']) === 'form_field' && (
+                        <Form.Item
+                          name={['assignee', 'field']}
+                          label={t('designer.deptField')}
+                          rules={[{ required: true }]}
+                        >
+                          <Select
+                            options={schema.fields
+                              .filter((f) => f.type === 'number')
+                              .map((f) => ({ value: f.key, label: f.label }))}
+                          />
+                        </Form.Item>
+                      )}
+                      <Form.Item name={['assignee', 'level']} label={t('designer.level')}>
+                        <InputNumber min={1} max={10} />
+                      </Form.Item>
+                    </>
+                  );
+                return null;
+              }}
+            </Form.Item>
+          </>
+        )}
+        {node.type === 'approval' && (
+          <>
+            <Form.Item name="mode" label={t('designer.modeLabel')}>
+              <Radio.Group
+                options={(['or', 'and', 'sequential'] as const).map((m) => ({
+                  value: m,
+                  label: t(`designer.mode.${m}`),
+                }))}
+              />
+            </Form.Item>
+            <Form.Item name="onReject" label={t('designer.onReject')} initialValue="terminate">
+              <Radio.Group
+                options={[
+                  { value: 'terminate', label: t('designer.rejectEnds') },
+                  { value: 'initiator', label: t('designer.rejectReturns') },
+                ]}
+              />
+            </Form.Item>
+            <Form.Item
+              name="allowBackPrev"
+              label={t('designer.allowBackPrev')}
+              valuePropName="checked"
+            >
+              <Switch />
+            </Form.Item>
+            <Form.Item name="timeoutOn" label={t('designer.timeout')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <Form.Item noStyle dependencies={['timeoutOn']}>
+              {({ getFieldValue }) =>
+                getFieldValue('timeoutOn') && (
+                  <Space wrap>
+                    <Form.Item
+                      name={['timeout', 'hours']}
+                      label={t('designer.hours')}
+                      rules={[{ required: true }]}
+                      initialValue={24}
+                    >
+                      <InputNumber min={1} />
+                    </Form.Item>
+                    <Form.Item
+                      name={['timeout', 'action']}
+                      label={t('designer.timeoutAction')}
+                      initialValue="remind"
+                    >
+                      <Select
+                        style={{ width: 160 }}
+                        options={(['remind', 'auto_approve', 'auto_reject'] as const).map((a) => ({
+                          value: a,
+                          label: t(`designer.timeoutDo.${a}`),
+                        }))}
+                      />
+                    </Form.Item>
+                  </Space>
+                )
+              }
+            </Form.Item>
+            <Form.Item
+              name={['emptyAssignee', 'strategy']}
+              label={t('designer.emptyAssignee')}
+              initialValue="suspend"
+            >
+              <Select
+                options={(['suspend', 'auto_pass', 'fallback_users'] as const).map((s) => ({
+                  value: s,
+                  label: t(`designer.empty.${s}`),
+                }))}
+              />
+            </Form.Item>
+            <Form.Item noStyle dependencies={[['emptyAssignee', 'strategy']]}>
+              {({ getFieldValue }) =>
+                getFieldValue(['emptyAssignee', 'strategy']) === 'fallback_users' && (
+                  <Form.Item
+                    name={['emptyAssignee', 'userIds']}
+                    label={t('designer.fallbackUsers')}
+                    rules={[{ required: true }]}
+                  >
+                    <UserPicker multiple aria-label={t('designer.fallbackUsers')} />
+                  </Form.Item>
+                )
+              }
+            </Form.Item>
+            <Form.Item name="editableFields" label={t('designer.editableFields')}>
+              <Select mode="multiple" options={fieldOptions} />
+            </Form.Item>
+          </>
+        )}
+        {node.type !== 'branch' && (
+          <Form.Item name="hiddenFields" label={t('designer.hiddenFields')}>
+            <Select mode="multiple" options={fieldOptions} />
+          </Form.Item>
+        )}
+        <Button type="primary" htmlType="submit" data-testid="drawer-apply">
+          {t('designer.apply')}
+        </Button>
+      </Form>
+    </Drawer>
+  );
+}

@@ -1,0 +1,150 @@
+import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
+import type { Rule as AntRule } from 'antd/es/form';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { FormField, FormSchema } from '../api/bpm';
+import { fieldProblem, normalizeYuan } from './rules';
+
+interface Props {
+  schema: FormSchema;
+  /** Fields not shown at all (a node's `hiddenFields`). */
+  hidden?: readonly string[];
+  /** When set, only these fields can be edited; the rest are shown read-only. */
+  editable?: readonly string[] | null;
+  disabled?: boolean;
+}
+
+/** The flow form as antd fields, each validated by the server's rules (see rules.ts). */
+export function FormRenderer({ schema, hidden = [], editable = null, disabled = false }: Props) {
+  return (
+    <>
+      {schema.fields
+        .filter((f) => !hidden.includes(f.key))
+        .map((field) => (
+          <FieldItem
+            key={field.key}
+            field={field}
+            disabled={disabled || (editable !== null && !editable.includes(field.key))}
+          />
+        ))}
+    </>
+  );
+}
+
+function FieldItem({ field, disabled }: { field: FormField; disabled: boolean }) {
+  const { t } = useTranslation();
+  const rule: AntRule = {
+    validator: async (_, value: unknown) => {
+      const problem = fieldProblem(field, value);
+      if (problem) {
+        throw new Error(
+          t(`validation.${problem}`, {
+            label: field.label,
+            min: field.min ?? (field.type === 'amount' ? 0 : ''),
+            max: field.max ?? '',
+          }),
+        );
+      }
+    },
+  };
+  const common = {
+    name: field.key,
+    label: field.label,
+    required: field.required === true,
+    rules: [rule],
+  };
+  switch (field.type) {
+    case 'textarea':
+      return (
+        <Form.Item {...common}>
+          <Input.TextArea disabled={disabled} autoSize={{ minRows: 2, maxRows: 8 }} />
+        </Form.Item>
+      );
+    case 'number':
+      return (
+        <Form.Item {...common}>
+          <InputNumber
+            disabled={disabled}
+            min={field.min}
+            max={field.max}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+      );
+    case 'amount':
+      return (
+        <Form.Item
+          {...common}
+          // Yuan as typed text (the server converts to cents exactly), two decimals once left.
+          getValueFromEvent={(e: { target: { value: string } }) => e.target.value}
+          extra={t('form.amountHint')}
+        >
+          <AmountInput disabled={disabled} />
+        </Form.Item>
+      );
+    case 'select':
+      return (
+        <Form.Item {...common}>
+          <Select
+            disabled={disabled}
+            allowClear
+            options={(field.options ?? []).map((o) => ({ value: o, label: o }))}
+          />
+        </Form.Item>
+      );
+    case 'radio':
+      return (
+        <Form.Item {...common}>
+          <Radio.Group
+            disabled={disabled}
+            options={(field.options ?? []).map((o) => ({ value: o, label: o }))}
+          />
+        </Form.Item>
+      );
+    case 'date':
+      return (
+        <Form.Item
+          {...common}
+          getValueProps={(v: unknown) => ({ value: typeof v === 'string' && v ? dayjs(v) : null })}
+          normalize={(d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : null)}
+        >
+          <DatePicker disabled={disabled} style={{ width: '100%' }} />
+        </Form.Item>
+      );
+    case 'switch':
+      return (
+        <Form.Item {...common} valuePropName="checked" initialValue={false}>
+          <Switch disabled={disabled} />
+        </Form.Item>
+      );
+    default:
+      return (
+        <Form.Item {...common}>
+          <Input disabled={disabled} />
+        </Form.Item>
+      );
+  }
+}
+
+function AmountInput({
+  value,
+  onChange,
+  ...rest
+}: {
+  value?: string;
+  onChange?: (e: { target: { value: string } }) => void;
+  disabled?: boolean;
+  id?: string;
+}) {
+  return (
+    <Input
+      {...rest}
+      inputMode="decimal"
+      prefix="¥"
+      value={value ?? ''}
+      onChange={(e) => onChange?.({ target: { value: e.target.value } })}
+      onBlur={() => value && onChange?.({ target: { value: normalizeYuan(value) } })}
+      style={{ width: '100%' }}
+    />
+  );
+}

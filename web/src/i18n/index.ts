@@ -1,0 +1,31 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from './en';
+import zhCN from './zh-CN';
+
+export const LANGUAGES = ['en', 'zh-CN'] as const;
+export type Language = (typeof LANGUAGES)[number];
+const LANGUAGE_KEY = 'approva.language';
+
+function initialLanguage(): Language {
+  const saved = localStorage.getItem(LANGUAGE_KEY);
+  if (saved === 'en' || saved === 'zh-CN') return saved;
+  return navigator.language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+void i18n.use(initReactI18next).init({
+  resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
+  lng: initialLanguage(),
+  fallbackLng: 'en',
+  interpolation: { escapeValue: false },
+});
+document.documentElement.lang = i18n.language;
+
+/** Switches the language and remembers it for this browser. */
+export function setLanguage(language: Language): void {
+  localStorage.setItem(LANGUAGE_KEY, language);
+  document.documentElement.lang = language;
+  void i18n.changeLanguage(language);
+}
+
+export default i18n;

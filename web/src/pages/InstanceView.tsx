@@ -1,0 +1,279 @@
+import { QuestionCircleOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Modal,
+  Row,
+  Space,
+  Timeline,
+  Typography,
+} from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, data } from '../api/client';
+import type {
+  ActionName,
+  Definition,
+  Diagram,
+  FormSchema,
+  InstanceDetail,
+  TimelineEntry,
+} from '../api/bpm';
+import { useAuth } from '../auth/AuthContext';
+import { RouteDiagram, type PeopleByNode } from '../diagram/RouteDiagram';
+import { walkTree } from '../diagram/tree';
+import { formatCents } from '../form/rules';
+import { ActionBar } from './ActionBar';
+import { useStartable } from './Start';
+import { StatusTag } from './StatusTag';
+import { ErrorState, LoadingState } from './states';
+
+/**
+ * The definition's form schema, for labels and types: the detail answer carries only the values.
+ * Read from the definition when the caller may list definitions, else from what they may start.
+ */
+function useFormSchema(instance: InstanceDetail | undefined): FormSchema | null {
+  const { can } = useAuth();
+  const mayList = can('bpm:definition:list');
+  const startable = useStartable();
+  const definition = useQuery({
+    queryKey: ['bpm', 'definition', instance?.definition_id],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/definitions/{id}', {
+          params: { path: { id: instance!.definition_id } },
+        }),
+      ) as Promise<Definition>,
+    enabled: mayList && instance !== undefined,
+  });
+  if (definition.data) return definition.data.form_schema;
+  const fromStartable = startable.data?.find((d) => d.id === instance?.definition_id);
+  return fromStartable?.form_schema ?? null;
+}
+
+function FormValues({
+  form,
+  schema,
+}: {
+  form: Record<string, unknown>;
+  schema: FormSchema | null;
+}) {
+  const { t } = useTranslation();
+  const fields = schema?.fields.filter((f) => f.key in form) ?? [];
+  const known = new Set(fields.map((f) => f.key));
+  const extra = Object.keys(form).filter((k) => !known.has(k));
+  const show = (type: string | undefined, v: unknown) => {
+    if (v === null || v === undefined) return '-';
+    if (type === 'amount' && typeof v === 'number') return `¥ ${formatCents(v)}`;
+    if (typeof v === 'boolean') return v ? t('common.yes') : t('common.no');
+    return String(v);
+  };
+  return (
+    <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered data-testid="instance-form">
+      {fields.map((f) => (
+        <Descriptions.Item key={f.key} label={f.label}>
+          {show(f.type, form[f.key])}
+        </Descriptions.Item>
+      ))}
+      {extra.map((k) => (
+        <Descriptions.Item key={k} label={k}>
+          {show(undefined, form[k])}
+        </Descriptions.Item>
+      ))}
+    </Descriptions>
+  );
+}
+
+export function InstanceView({
+  instance,
+  actions,
+  taskId,
+  taskNodeId = null,
+  refetch,
+}: {
+  instance: InstanceDetail;
+  actions: ActionName[];
+  taskId: number | null;
+  /** The node of the caller's task: its `editableFields` can be changed on approval. */
+  taskNodeId?: string | null;
+  refetch: () => void;
+}) {
+  const { t } = useTranslation();
+  const { me } = useAuth();
+  const schema = useFormSchema(instance);
+  const [explain, setExplain] = useState(false);
+  const diagram = useQuery({
+    queryKey: ['bpm', 'diagram', instance.id],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/instances/{id}/diagram', { params: { path: { id: instance.id } } }),
+      ) as Promise<Diagram>,
+  });
+  const timeline = useQuery({
+    queryKey: ['bpm', 'timeline', instance.id],
+    queryFn: async () => {
+      const d = (await data(
+        api.GET('/api/v1/bpm/instances/{id}/timeline', { params: { path: { id: instance.id } } }),
+      )) as TimelineEntry[] | { list: TimelineEntry[] };
+      return Array.isArray(d) ? d : d.list;
+    },
+  });
+
+  const editableFields = useMemo(() => {
+    let fields: string[] = [];
+    if (diagram.data && taskNodeId)
+      walkTree(diagram.data.tree, (n) => {
+        if (n.id === taskNodeId && n.editableFields) fields = n.editableFields;
+      });
+    return fields;
+  }, [diagram.data, taskNodeId]);
+
+  // Names we know: from the timeline's operators, and the caller; others by id.
+  const people = useMemo<PeopleByNode>(() => {
+    const names = new Map<number, string>();
+    for (const e of timeline.data ?? [])
+      if (e.operator_id) names.set(e.operator_id, e.operator_name);
+    if (me) names.set(me.id, me.nickname || me.username);
+    const out: PeopleByNode = {};
+    for (const task of instance.tasks) {
+      if (task.status === 'canceled') continue;
+      const who = names.get(task.assignee_id) ?? t('people.user', { id: task.assignee_id });
+      const list = (out[task.node_id] ??= []);
+      if (!list.includes(who)) list.push(who);
+    }
+    return out;
+  }, [timeline.data, me, instance.tasks, t]);
+
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <Card
+        title={
+          <Space wrap>
+            <span data-testid="instance-title">{instance.title}</span>
+            <StatusTag status={instance.status} />
+          </Space>
+        }
+        extra={
+          taskId !== null && (
+            <Button
+              icon={<QuestionCircleOutlined />}
+              onClick={() => setExplain(true)}
+              data-testid="explain"
+            >
+              {t('explain.button')}
+            </Button>
+          )
+        }
+      >
+        {instance.suspend_reason && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title={t('detail.suspended')}
+            description={instance.suspend_reason.detail}
+          />
+        )}
+        <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 12 }}>
+          <Descriptions.Item label={t('list.definition')}>
+            {instance.definition_key} v{instance.definition_version}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('list.started')}>
+            {new Date(instance.created_at).toLocaleString()}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('detail.initiator')}>
+            {t('people.user', { id: instance.initiator_id })}
+          </Descriptions.Item>
+        </Descriptions>
+        <FormValues form={instance.form} schema={schema} />
+        <div style={{ marginTop: 16 }}>
+          <ActionBar
+            instance={instance}
+            actions={actions}
+            taskId={taskId}
+            schema={schema}
+            editableFields={editableFields}
+            onDone={refetch}
+          />
+        </div>
+      </Card>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={14}>
+          <Card title={t('detail.route')} styles={{ body: { padding: 0 } }}>
+            {diagram.isPending ? (
+              <LoadingState />
+            ) : diagram.isError ? (
+              <ErrorState error={diagram.error} />
+            ) : (
+              <RouteDiagram tree={diagram.data.tree} people={people} />
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} lg={10}>
+          <Card title={t('detail.timeline')}>
+            {timeline.isPending ? (
+              <LoadingState />
+            ) : timeline.isError ? (
+              <ErrorState error={timeline.error} />
+            ) : (
+              <Timeline
+                data-testid="timeline"
+                items={timeline.data.map((e) => ({
+                  key: e.id,
+                  content: (
+                    <Space orientation="vertical" size={0}>
+                      <span>
+                        <strong>{t(`log.${e.action}`, e.action)}</strong>
+                        {e.node_name ? ` · ${e.node_name}` : ''} ·{' '}
+                        {e.operator_id === 0 ? t('people.system') : e.operator_name}
+                      </span>
+                      {e.comment && <Typography.Text>“{e.comment}”</Typography.Text>}
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {new Date(e.created_at).toLocaleString()}
+                      </Typography.Text>
+                    </Space>
+                  ),
+                }))}
+              />
+            )}
+          </Card>
+        </Col>
+      </Row>
+      {explain && taskId !== null && (
+        <ExplainModal taskId={taskId} onClose={() => setExplain(false)} />
+      )}
+    </Space>
+  );
+}
+
+function ExplainModal({ taskId, onClose }: { taskId: number; onClose: () => void }) {
+  const { t } = useTranslation();
+  const explain = useQuery({
+    queryKey: ['bpm', 'explain', taskId],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/tasks/{id}/explain', { params: { path: { id: taskId } } }),
+      ) as Promise<Record<string, unknown>>,
+  });
+  return (
+    <Modal open title={t('explain.title')} onCancel={onClose} footer={null}>
+      {explain.isPending ? (
+        <LoadingState />
+      ) : explain.isError ? (
+        <ErrorState error={explain.error} />
+      ) : (
+        <Descriptions column={1} size="small" bordered data-testid="explain-result">
+          {Object.entries(explain.data).map(([k, v]) => (
+            <Descriptions.Item key={k} label={t(`explain.${k}`, k)}>
+              {typeof v === 'object' ? JSON.stringify(v) : String(v)}
+            </Descriptions.Item>
+          ))}
+        </Descriptions>
+      )}
+    </Modal>
+  );
+}
