@@ -3,11 +3,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
-import { InstanceRunner } from '../../src/services/bpm/instances/runner.js';
+import { InstanceRunner } from '../../src/services/bpm/runtime/runner.js';
 import { backoffMs } from '../../src/services/bpm/jobs/outbox.worker.js';
 import { TimeoutScanner } from '../../src/services/bpm/jobs/timeout.scanner.js';
+import { freePort } from '../helpers/free-port.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
-import { createDefinition, createUserWith } from './fixtures.js';
+import { createDefinition, createUserWith, testDirectoryOf } from './fixtures.js';
 
 const TOKEN = 'internal-Kq7-9vX2-Lm4P-token';
 const CALLBACK_TOKEN = 'callback-Zr8-4tY1-token';
@@ -37,12 +38,6 @@ async function receiver(statuses: number[], port = 0) {
     port: address.port,
     close: () => new Promise((r) => server.close(r)),
   };
-}
-
-async function freePort() {
-  const probe = await receiver([]);
-  await probe.close();
-  return probe.port;
 }
 
 const suffix = (bizType: string) => bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_');
@@ -105,6 +100,8 @@ async function finishBusinessInstance(bizType: string) {
         type: 'approval',
         name: 'OK',
         assignee: { type: 'users', userIds: [1] },
+        // The admin both starts and approves: self-approval allowed on purpose.
+        allowInitiator: true,
         mode: 'or',
         child: null,
       },
@@ -259,12 +256,17 @@ describe('timeout scanner', () => {
 
   it('auto-rejects as the system when the action is auto_reject', async () => {
     const { instanceId, initiator } = await instanceWithTimeout('auto_reject');
-    await until(async () => {
+    const detail = await until(async () => {
       const d = await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, {
         token: initiator.token,
       });
-      return d.body.data.status === 'rejected' ? true : undefined;
+      return d.body.data.status === 'rejected' ? d.body.data : undefined;
     });
+    expect(detail.tasks[0]).toMatchObject({ status: 'done', result: 'auto_rejected' });
+    const entry = (await timelineOf(instanceId, initiator.token)).find(
+      (e) => e.action === 'auto_reject',
+    );
+    expect(entry).toMatchObject({ operator_id: 0, operator_name: 'system', comment: 'timeout' });
   });
 
   it('reminds once and leaves the task pending', async () => {
@@ -274,7 +276,15 @@ describe('timeout scanner', () => {
         ? true
         : undefined,
     );
-    await new Promise((r) => setTimeout(r, 800));
+    // Scans after the reminder find nothing more to do for this task.
+    const runner = new InstanceRunner({
+      db: db(),
+      directoryOf: testDirectoryOf(db()),
+      notify: { enabled: false },
+    });
+    const scanner = new TimeoutScanner({ db: db(), runner, logger: createLogger('silent') });
+    await scanner.runOnce();
+    await scanner.runOnce();
     const timeline = await timelineOf(instanceId, initiator.token);
     expect(timeline.filter((e) => e.action === 'remind')).toHaveLength(1);
     const detail = await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, {
@@ -314,7 +324,11 @@ describe('timeout scanner', () => {
     });
     const instanceId = started.body.data.id as number;
     const logger = createLogger('silent');
-    const runner = new InstanceRunner({ db: db(), notify: { enabled: false } });
+    const runner = new InstanceRunner({
+      db: db(),
+      directoryOf: testDirectoryOf(db()),
+      notify: { enabled: false },
+    });
     const scanners = [
       new TimeoutScanner({ db: db(), runner, logger }),
       new TimeoutScanner({ db: db(), runner, logger }),
