@@ -111,6 +111,7 @@ const envSchema = z.object({
   GATEWAY_SIGNING_SECRET: optionalText,
   GATEWAY_RATE_AVERAGE: int(100, 1),
   GATEWAY_RATE_BURST: int(200, 1),
+  GATEWAY_UPSTREAM_TIMEOUT: duration('60s'),
   GATEWAY_TRUST_PROXY: z
     .string()
     .optional()
@@ -286,6 +287,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
         createHmac('sha256', env.JWT_SECRET).update('approva/x-auth-signature').digest('hex'),
       rateAverage: env.GATEWAY_RATE_AVERAGE,
       rateBurst: env.GATEWAY_RATE_BURST,
+      upstreamTimeoutMs: env.GATEWAY_UPSTREAM_TIMEOUT,
       trustProxy: env.GATEWAY_TRUST_PROXY,
       consoleDir: env.CONSOLE_DIR,
     },

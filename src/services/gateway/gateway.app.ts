@@ -3,7 +3,7 @@ import { Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
-import { request as undiciRequest } from 'undici';
+import { Agent, request as undiciRequest } from 'undici';
 import type { Settings } from '../../config/settings.js';
 import { signedPathOf } from '../../platform/auth/guard.js';
 import { signedGatewayHeaders, stripAuthHeaders } from '../../platform/auth/principal.js';
@@ -128,11 +128,19 @@ export async function buildGatewayApp(
     return { code: 200, message: 'success', data };
   });
 
+  // One connection pool per service for every route to it, and a bound on how long a service
+  // may keep a client waiting: for its answer to start (then 503) and between two parts of it
+  // (then the client connection is cut, so a half answer never looks complete).
+  const upstreamAgent = new Agent({
+    headersTimeout: settings.gateway.upstreamTimeoutMs,
+    bodyTimeout: settings.gateway.upstreamTimeoutMs,
+  });
   for (const route of GATEWAY_ROUTES) {
     const upstream = upstreams[route.service];
     if (!upstream) continue;
     await app.register(httpProxy, {
       upstream,
+      undici: upstreamAgent,
       prefix: route.prefix,
       // No per-request "fetching from remote server" lines; proxy failures are still logged.
       disableRequestLogging: true,
@@ -173,6 +181,7 @@ export async function buildGatewayApp(
     app,
     async close() {
       await app.close();
+      await upstreamAgent.destroy();
       await forwardAuth.close();
     },
   };
