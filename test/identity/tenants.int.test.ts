@@ -172,7 +172,9 @@ describe('tenants: rules', () => {
   });
 
   it("refuses a disabled tenant's users at once, and lets them back in when re-enabled", async () => {
-    const { tenant, token, adminUsername } = await createTenantWithAdmin(platform, admin);
+    const { tenant, adminUsername } = await createTenantWithAdmin(platform, admin);
+    const before = await platform.login(adminUsername, PASSWORD, tenant.code);
+    const token = before.access_token;
     expect((await platform.call('GET', '/api/v1/users', { token })).status).toBe(200);
     const disabled = dataOf(
       await platform.call('PUT', `/api/v1/tenants/${tenant.id}`, {
@@ -197,6 +199,13 @@ describe('tenants: rules', () => {
         body: { status: 'active' },
       }),
     );
+    // The sessions the disable ended stay ended: neither the old access token nor its refresh
+    // token works again.
+    expect((await platform.call('GET', '/api/v1/users', { token })).status).toBe(401);
+    const refresh = await platform.call('POST', '/api/v1/refresh', {
+      body: { refresh_token: before.refresh_token },
+    });
+    expect(refresh.status).toBe(401);
     const again = await platform.login(adminUsername, PASSWORD, tenant.code);
     expect(
       (await platform.call('GET', '/api/v1/users', { token: again.access_token })).status,

@@ -13,7 +13,12 @@ import { invalidateUsers } from '../directory.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';
 import { createSuperAdminRole, DEFAULT_TENANT } from '../seed.js';
-import { insertUser, replaceUserRoles, userIdsOfTenant } from '../users/users.repo.js';
+import {
+  endSessionsOfTenant,
+  insertUser,
+  replaceUserRoles,
+  userIdsOfTenant,
+} from '../users/users.repo.js';
 import {
   deleteTenant,
   findTenant,
@@ -128,9 +133,11 @@ export class TenantsService {
         summary: `updated tenant ${updated.code}`,
       });
       const statusChanged = updated.status !== current.status;
+      if (statusChanged && updated.status === 'disabled') await endSessionsOfTenant(trx, tenantId);
       return { row: updated, affected: statusChanged ? await userIdsOfTenant(trx, tenantId) : [] };
     });
-    // A disabled tenant's users are refused by forward-auth from their next request on.
+    // A disabled tenant's users are refused by forward-auth from their next request on, and their
+    // sessions stay ended when it is enabled again.
     await invalidateUsers(this.o.cache, affected);
     return toTenantView(row);
   }

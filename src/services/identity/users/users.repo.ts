@@ -197,6 +197,18 @@ export async function deleteUser(db: IdentityDb, tenantId: number, userId: numbe
 }
 
 /** Ids of every user of the tenant (cache invalidation when the tenant changes). */
+/**
+ * Ends every session of a tenant's users (their session versions move on): a tenant disabled
+ * and enabled again does not bring back the sessions it had.
+ */
+export async function endSessionsOfTenant(db: IdentityDb, tenantId: number): Promise<void> {
+  await db
+    .updateTable('iam_users')
+    .set({ session_version: sql<number>`session_version + 1` })
+    .where('tenant_id', '=', tenantId)
+    .execute();
+}
+
 export async function userIdsOfTenant(db: IdentityDb, tenantId: number): Promise<number[]> {
   const rows = await db
     .selectFrom('iam_users')
