@@ -112,3 +112,32 @@ describe('per-IP limit', () => {
     throttled(await login(platform, username, PASSWORD));
   });
 });
+
+describe('a flood of sign-ins', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startTestPlatform({
+      PASSWORD_HASH_CONCURRENCY: '1',
+      PASSWORD_HASH_QUEUE: '1',
+    });
+  });
+  afterAll(() => platform?.close());
+
+  it('queues password checks up to the bound, refuses the rest with 429 and stays responsive', async () => {
+    const flood = Array.from({ length: 24 }, () =>
+      login(platform, uniq('ghost'), 'Wrong-Guess-42'),
+    );
+    const answers = await Promise.all(flood);
+    const codes = answers.map((res) => res.body.code as number);
+    // Some were checked (the one answer of a failed sign-in), the ones past the queue refused.
+    expect(codes).toContain(40103);
+    expect(codes).toContain(42900);
+    expect(codes.every((code) => code === 40103 || code === 42900)).toBe(true);
+    const refused = answers.find((res) => res.body.code === 42900)!;
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/password checks/);
+    // The flood is over: a sign-in is checked again, and the rest of the platform answered all along.
+    expect((await login(platform, uniq('ghost'), 'Wrong-Guess-42')).body.code).toBe(40103);
+    expect((await platform.call('GET', '/api/v1/health/ready')).status).toBe(200);
+  });
+});
