@@ -93,10 +93,11 @@ export async function buildAuthApp(
     passwords: kernel.passwords,
     throttle: new LoginThrottle({ cache, ...settings.auth.throttle }),
   });
-  // External sign-in through OpenID Connect providers (issue 11).
+  // External sign-in: GitHub (OAuth2) and OpenID Connect providers (issue 11).
   if (settings.externalLogin.enabled) {
-    const { google, oidc } = settings.externalLogin;
+    const { github, google, oidc } = settings.externalLogin;
     const providers = [
+      ...(github ? [{ name: 'github' as const, ...github }] : []),
       ...(google
         ? [{ name: 'google' as const, issuer: 'https://accounts.google.com', ...google }]
         : []),
