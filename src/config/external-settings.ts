@@ -37,5 +37,13 @@ export function notifySettings(env: Env) {
     enabled: Boolean(env.NOTIFY_API_BASE && env.NOTIFY_API_TOKEN),
     base: env.NOTIFY_API_BASE,
     token: env.NOTIFY_API_TOKEN,
+    /** The audit service's notice outbox is paced and retried as BPM's is (BPM_OUTBOX_*). */
+    outbox: {
+      pollIntervalMs: env.BPM_OUTBOX_POLL_INTERVAL,
+      maxAttempts: env.BPM_OUTBOX_MAX_ATTEMPTS,
+      backoffBaseMs: env.BPM_OUTBOX_BACKOFF_BASE,
+      leaseMs: env.BPM_OUTBOX_LEASE,
+      timeoutMs: env.BPM_OUTBOX_TIMEOUT,
+    },
   };
 }
