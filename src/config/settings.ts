@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { parseDurationMs } from './duration.js';
+import { externalLoginSettings, notifySettings } from './external-settings.js';
 import { describeDefaults, exposureProblems, type DefaultsInUse } from './exposure.js';
 import { productionProblems } from './production-checks.js';
 import { parseTrustProxy } from './trust-proxy.js';
@@ -161,6 +162,8 @@ const envSchema = z.object({
   OAUTH_LOGIN_ENABLED: bool(false),
   OAUTH_GITHUB_CLIENT_ID: optionalText,
   OAUTH_GITHUB_CLIENT_SECRET: optionalText,
+  OAUTH_GITHUB_BASE_URL: url.transform((v) => v ?? 'https://github.com'),
+  OAUTH_GITHUB_API_URL: url.transform((v) => v ?? 'https://api.github.com'),
   OAUTH_GOOGLE_CLIENT_ID: optionalText,
   OAUTH_GOOGLE_CLIENT_SECRET: optionalText,
   OAUTH_OIDC_ISSUER: url,
@@ -312,23 +315,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
         .update('approva/oidc-cookies')
         .digest('hex'),
     },
-    externalLogin: {
-      enabled: env.OAUTH_LOGIN_ENABLED,
-      /** The console page providers send the browser back to; `/<provider>` is appended. */
-      redirectUrl: env.OAUTH_REDIRECT_URL,
-      google:
-        env.OAUTH_GOOGLE_CLIENT_ID && env.OAUTH_GOOGLE_CLIENT_SECRET
-          ? { clientId: env.OAUTH_GOOGLE_CLIENT_ID, clientSecret: env.OAUTH_GOOGLE_CLIENT_SECRET }
-          : undefined,
-      oidc:
-        env.OAUTH_OIDC_ISSUER && env.OAUTH_OIDC_CLIENT_ID && env.OAUTH_OIDC_CLIENT_SECRET
-          ? {
-              issuer: env.OAUTH_OIDC_ISSUER,
-              clientId: env.OAUTH_OIDC_CLIENT_ID,
-              clientSecret: env.OAUTH_OIDC_CLIENT_SECRET,
-            }
-          : undefined,
-    },
+    externalLogin: externalLoginSettings(env),
     mail: {
       enabled: env.MAIL_ENABLED,
       host: env.SMTP_HOST,
@@ -365,13 +352,10 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       },
       /** BPM_CALLBACK_<BIZTYPE> targets, by upper-cased biz type with non-alphanumerics as `_`. */
       callbacks: callbackTargets(source),
-      notify: {
-        // Notifications are skipped silently until both are set (the spec's rule).
-        enabled: Boolean(env.NOTIFY_API_BASE && env.NOTIFY_API_TOKEN),
-        base: env.NOTIFY_API_BASE,
-        token: env.NOTIFY_API_TOKEN,
-      },
+      notify: notifySettings(env),
     },
+    /** The notification API (BPM's notices, the new-device notice). */
+    notify: notifySettings(env),
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import type { DestinationStream } from 'pino';
 import { loadSettings, type Settings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { startPlatform, type AllInOnePlatform as RunningPlatform } from '../../src/start.js';
@@ -71,14 +72,27 @@ export const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('he
  * or, when DATABASE_URL/REDIS_URL/NATS_URL are set, on a fresh database, a unique Redis key
  * prefix and a unique JetStream stream of those servers.
  */
-export async function startTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+export interface TestPlatformOptions {
+  /** Where the platform's logs go (at `TEST_LOG_LEVEL`, else `info`), instead of nowhere. */
+  logs?: DestinationStream;
+  /**
+   * Adjusts the loaded settings, for a mode the test machine cannot configure honestly (a
+   * production start needs a passworded PostgreSQL): used for `production` only.
+   */
+  adjust?: (settings: Settings) => Settings;
+}
+
+export async function startTestPlatform(
+  env: Record<string, string> = {},
+  options: TestPlatformOptions = {},
+): Promise<TestPlatform> {
   const id = randomBytes(4).toString('hex');
   const scratch = process.env.DATABASE_URL
     ? await createScratchDatabase(process.env.DATABASE_URL)
     : undefined;
-  const settings = loadSettings({
+  const loaded = loadSettings({
     APP_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (options.logs ? 'info' : 'silent'),
     HOST: '127.0.0.1',
     PORT: '0',
     METRICS_PORT: '0',
@@ -95,7 +109,8 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
       : {}),
     ...env,
   });
-  const logger = createLogger(settings.logLevel);
+  const settings = options.adjust ? options.adjust(loaded) : loaded;
+  const logger = createLogger(settings.logLevel, {}, options.logs);
   let running: RunningPlatform;
   try {
     running = await startPlatform(settings, logger);

@@ -124,6 +124,16 @@ describe('the sign-in page', () => {
     });
     expect(res.status).toBe(403);
     expect(res.headers.get('location')).toBeNull();
+    // The consent and abort posts share the check.
+    expect(form.action).toMatch(/\/login$/);
+    for (const path of ['confirm', 'abort']) {
+      const other = await browser.request(form.action.replace(/\/login$/, `/${path}`), {
+        method: 'POST',
+        form: {},
+        origin: 'https://evil.example',
+      });
+      expect(other.status).toBe(403);
+    }
   });
 
   it('refuses a sign-in post without the browser’s interaction cookie', async () => {

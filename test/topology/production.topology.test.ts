@@ -210,7 +210,12 @@ describe.runIf(onRealServers)('production topology: one process per service', ()
   });
 
   it('runs every background job in its service process, each reporting its heartbeat', async () => {
-    const expected = ['audit.login_consumer', 'bpm.outbox', 'bpm.timeout_scanner'];
+    const expected = [
+      'audit.login_consumer',
+      'audit.notify_outbox',
+      'bpm.outbox',
+      'bpm.timeout_scanner',
+    ];
     const names = await until('each job reports a heartbeat', async () => {
       const rows = await query<{ name: string }>(
         topology,

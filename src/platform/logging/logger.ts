@@ -1,8 +1,15 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
-/** Structured JSON logs; secrets are redacted wherever they appear in a logged object. */
-export function createLogger(level: string, base: Record<string, unknown> = {}): Logger {
-  return pino({
+/**
+ * Structured JSON logs; secrets are redacted wherever they appear in a logged object. Written
+ * to stdout unless a `destination` is given (tests read what the platform logs).
+ */
+export function createLogger(
+  level: string,
+  base: Record<string, unknown> = {},
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     level,
     base: { app: 'approva', ...base },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -21,5 +28,6 @@ export function createLogger(level: string, base: Record<string, unknown> = {}):
       ],
       censor: '***',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

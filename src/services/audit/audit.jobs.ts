@@ -3,15 +3,38 @@ import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { AuditTables } from '../../platform/audit/business-audit.js';
 import { checkpointRound } from './business-audit/checkpoints.js';
+import { OutboxDelivery, notifyTarget } from '../../platform/notify/outbox.js';
 import { startLoginLogConsumer } from './login-logs/login-logs.consumer.js';
 import { runRetention } from './retention/retention.job.js';
 
 /** How often the running login-event consumer reports its heartbeat. */
 const CONSUMER_HEARTBEAT_MS = 30_000;
 
+/** Delivers audit_notify_outbox (new-device notices) to NOTIFY_API_BASE, as BPM's outbox does. */
+function newDeviceNoticeJob(kernel: Kernel): JobSpec {
+  const { notify } = kernel.settings;
+  const delivery = new OutboxDelivery({
+    db: kernel.database.db,
+    table: 'audit_notify_outbox',
+    logger: kernel.logger.child({ job: 'audit.notify_outbox' }),
+    targetOf: () => notifyTarget(notify),
+    ...notify.outbox,
+  });
+  return {
+    kind: 'periodic',
+    name: 'audit.notify_outbox',
+    intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
+    intervalMs: notify.outbox.pollIntervalMs,
+    // Rows claimed with FOR UPDATE SKIP LOCKED under a lease; completion fenced by lease version.
+    replicaSafety: 'row-claims',
+    enabled: true,
+    round: async () => void (await delivery.runOnce()),
+  };
+}
+
 /**
- * The audit service's background work: the login-log consumer, signed chain checkpoints and,
- * when on, log retention.
+ * The audit service's background work: the login-log consumer, the new-device notice outbox,
+ * signed chain checkpoints and, when on, log retention.
  * With `metrics` (the audit app's), login events that died after their last delivery are
  * counted in `audit_login_events_dead_total`.
  */
@@ -39,8 +62,10 @@ export function auditJobs(kernel: Kernel, metrics?: ServiceMetrics): JobSpec[] {
           ackWaitMs: loginAckWaitMs,
           backoffMs: loginRetryBackoffMs,
           onDead: () => dead?.inc(),
+          newDeviceNotices: kernel.settings.notify.enabled,
         }),
     },
+    newDeviceNoticeJob(kernel),
     {
       kind: 'periodic',
       name: 'audit.log_retention',

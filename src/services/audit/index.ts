@@ -1,8 +1,9 @@
 /**
  * The audit service's public face. Needs no port. Serves: operation logs, login logs, business
- * audit logs, readiness at `/health/ready`, metrics. Jobs: the login-event consumer and log
- * retention. Provides nothing to other services (every service writes operation logs and
- * business audit rows through src/platform/audit).
+ * audit logs, readiness at `/health/ready`, metrics. Jobs: the login-event consumer, the
+ * new-device notice outbox, chain checkpoints and log retention. Provides nothing to other
+ * services (every service writes operation logs and business audit rows through
+ * src/platform/audit).
  */
 import type { ServiceModule } from '../../platform/module.js';
 import { buildAuditApp } from './audit.app.js';

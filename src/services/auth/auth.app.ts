@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
+import { GeoLocator } from '../../platform/geo/geo-locator.js';
 import { registerReadiness } from '../../platform/http/health.js';
 import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { Kernel } from '../../platform/kernel.js';
@@ -79,9 +80,15 @@ export async function buildAuthApp(
   });
   registerAuthRoutes(app, auth);
   registerTotpRoutes(app, createTotpService(kernel));
+  // The same lookup as the login log's (AUDIT_GEO_ONLINE_URL when set, else offline).
+  const geo = new GeoLocator({ cache, onlineUrl: settings.audit.geoOnlineUrl });
   registerSessionRoutes(
     app,
-    new SessionsService({ db, signOut: (id, reason) => auth.signOutSession(id, reason) }),
+    new SessionsService({
+      db,
+      signOut: (id, reason) => auth.signOutSession(id, reason),
+      locate: (ip) => geo.locate(ip),
+    }),
   );
   // The OAuth2/OIDC server (issue 11): its own routes and tables under ./oauth2.
   const oauth = await registerOAuth2(app, {
@@ -93,10 +100,11 @@ export async function buildAuthApp(
     passwords: kernel.passwords,
     throttle: new LoginThrottle({ cache, ...settings.auth.throttle }),
   });
-  // External sign-in through OpenID Connect providers (issue 11).
+  // External sign-in: GitHub (OAuth2) and OpenID Connect providers (issue 11).
   if (settings.externalLogin.enabled) {
-    const { google, oidc } = settings.externalLogin;
+    const { github, google, oidc } = settings.externalLogin;
     const providers = [
+      ...(github ? [{ name: 'github' as const, ...github }] : []),
       ...(google
         ? [{ name: 'google' as const, issuer: 'https://accounts.google.com', ...google }]
         : []),

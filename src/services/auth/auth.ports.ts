@@ -20,6 +20,8 @@ export interface AuthUser {
   tenant_id: number;
   username: string;
   nickname: string;
+  /** As an administrator set it; the platform never confirms addresses by mail. */
+  email: string | null;
   dept_id: number | null;
   /** `disabled` also while the user's tenant is disabled. */
   status: 'active' | 'disabled';

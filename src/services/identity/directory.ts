@@ -22,6 +22,8 @@ export interface DirectoryUser {
   tenant_id: number;
   username: string;
   nickname: string;
+  /** As an administrator set it; never confirmed by mail. */
+  email: string | null;
   dept_id: number | null;
   status: 'active' | 'disabled';
   is_platform_admin: boolean;
@@ -133,6 +135,7 @@ export function createIdentityDirectory(
           'iam_users.tenant_id',
           'iam_users.username',
           'iam_users.nickname',
+          'iam_users.email',
           'iam_users.dept_id',
           'iam_users.status',
           'iam_users.is_platform_admin',

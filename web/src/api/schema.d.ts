@@ -5277,6 +5277,8 @@ export interface operations {
                             id: number;
                             current: boolean;
                             ip: string | null;
+                            /** @description where the address is, as the login log shows it; "intranet" for private ones */
+                            location: string | null;
                             device_id: string | null;
                             device: string | null;
                             os: string | null;
@@ -6427,6 +6429,8 @@ export interface operations {
                             id: number;
                             current: boolean;
                             ip: string | null;
+                            /** @description where the address is, as the login log shows it; "intranet" for private ones */
+                            location: string | null;
                             device_id: string | null;
                             device: string | null;
                             os: string | null;

@@ -38,6 +38,8 @@ export interface LoginLogConsumerOptions {
   /** Events stored together per round; default LOGIN_LOG_BATCH (200). */
   batchSize?: number;
   onDead?: (dead: DeadMessage) => void | Promise<void>;
+  /** Enqueue new-device notices (on when NOTIFY_API_BASE and a token are set). */
+  newDeviceNotices?: boolean;
 }
 
 /** The login log of one event, enriched (client from the user agent, location from the IP). */
@@ -65,9 +67,9 @@ async function toLoginLog(
 }
 
 /** Turns one login event into a stored login log (enrichment included), idempotent on event id. */
-export function loginLogWriter(db: LoginLogDb, geo: GeoLocator) {
+export function loginLogWriter(db: LoginLogDb, geo: GeoLocator, notices = false) {
   return async (payload: unknown): Promise<boolean> =>
-    insertLoginLog(db, await toLoginLog(payload, geo, parseUserAgent));
+    insertLoginLog(db, await toLoginLog(payload, geo, parseUserAgent), notices);
 }
 
 /**
@@ -75,25 +77,27 @@ export function loginLogWriter(db: LoginLogDb, geo: GeoLocator) {
  * event id. Throws, storing nothing, if any event does not match the schema: the consumer then
  * falls back to the one-event writer, so only the bad one fails. Returns how many were new.
  */
-export function loginLogBatchWriter(db: LoginLogDb, geo: GeoLocator) {
+export function loginLogBatchWriter(db: LoginLogDb, geo: GeoLocator, notices = false) {
   // Clients repeat their user agents: parsing each distinct one once is most of the saving.
   const parseClient = userAgentParser();
   return async (payloads: unknown[]): Promise<number> => {
     const logs = await Promise.all(payloads.map((p) => toLoginLog(p, geo, parseClient)));
-    return insertLoginLogs(db, logs);
+    return insertLoginLogs(db, logs, notices);
   };
 }
 
 /**
  * The consumer's two handlers: the batch one (a round's events in one INSERT) and the
- * one-event fallback, sharing one geolocator and its caches.
+ * one-event fallback, sharing one geolocator and its caches. With `notices`, a successful
+ * sign-in from a new device enqueues a notice (see new-device-notice.ts).
  */
 export function loginLogHandlers(
   db: LoginLogDb,
   geo: GeoLocator,
+  notices = false,
 ): { handler: ConsumeHandler; handleBatch: ConsumeBatchHandler } {
-  const write = loginLogWriter(db, geo);
-  const writeBatch = loginLogBatchWriter(db, geo);
+  const write = loginLogWriter(db, geo, notices);
+  const writeBatch = loginLogBatchWriter(db, geo, notices);
   return {
     handler: async (payload) => void (await write(payload)),
     handleBatch: async (deliveries) => void (await writeBatch(deliveries.map((d) => d.payload))),
@@ -112,7 +116,7 @@ export function startLoginLogConsumer(
 ): ConsumerHandle {
   const db = kernel.database.db.withTables<LoginLogTables>();
   const geo = new GeoLocator({ cache: kernel.cache, onlineUrl: options.geoOnlineUrl });
-  const { handler, handleBatch } = loginLogHandlers(db, geo);
+  const { handler, handleBatch } = loginLogHandlers(db, geo, options.newDeviceNotices ?? false);
   return kernel.stream.consume(LOGIN_LOG_CONSUMER, LOGIN_EVENTS, handler, {
     maxDeliver: 5,
     ackWaitMs: options.ackWaitMs ?? 30_000,

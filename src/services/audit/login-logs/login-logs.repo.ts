@@ -2,6 +2,7 @@ import { sql, type ColumnType, type Generated, type Insertable, type Kysely } fr
 import { jsonRecords, withoutNul } from '../../../platform/db/json-records.js';
 import type { Page } from '../../../platform/http/envelope.js';
 import type { LoginLogFilter } from './login-logs.schema.js';
+import { enqueueNewDeviceNotices } from './new-device-notice.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -83,8 +84,12 @@ const COLUMNS = [
  * Stores one login event, at most once per event id (see `insertLoginLogs`). Returns false when
  * the event was already stored.
  */
-export async function insertLoginLog(db: LoginLogDb, log: NewLoginLog): Promise<boolean> {
-  return (await insertLoginLogs(db, [log])) > 0;
+export async function insertLoginLog(
+  db: LoginLogDb,
+  log: NewLoginLog,
+  notices = false,
+): Promise<boolean> {
+  return (await insertLoginLogs(db, [log], notices)) > 0;
 }
 
 /** An ISO text (both drivers take arrays of text for `timestamptz[]`); now when unset. */
@@ -101,9 +106,15 @@ const pairKey = (userId: number, deviceId: string) => `${userId}\u0000${deviceId
  * for the user before that event (false without a device id or user), so within one batch only
  * the first event of a new device is new. The device rows are written first, in key order, and
  * their conflicts decide what was known: two writers never both see a device as new, and never
- * wait on each other in opposite orders. Returns how many events were stored now.
+ * wait on each other in opposite orders. With `notices` (NOTIFY_API_BASE and a token are set),
+ * each stored successful sign-in from a new device enqueues a notice in the same transaction.
+ * Returns how many events were stored now.
  */
-export async function insertLoginLogs(db: LoginLogDb, logs: NewLoginLog[]): Promise<number> {
+export async function insertLoginLogs(
+  db: LoginLogDb,
+  logs: NewLoginLog[],
+  notices = false,
+): Promise<number> {
   const ids = new Set<string>();
   // PostgreSQL text cannot hold NUL: replaced up front, so device keys match what is stored.
   const events = logs
@@ -162,15 +173,23 @@ export async function insertLoginLogs(db: LoginLogDb, logs: NewLoginLog[]): Prom
       created_at: timestampOf(log.created_at),
     }));
     // One statement and one parameter whatever the batch size (see jsonRecords).
-    const inserted = await sql`
+    const inserted = await sql<{ event_id: string }>`
       INSERT INTO audit_login_logs (event_id, tenant_id, user_id, username, login_type, success,
         reason, ip, location, device, os, browser, device_id, new_device, session_id, created_at)
       SELECT * FROM json_to_recordset(${jsonRecords(records)}::json) AS r(event_id text,
         tenant_id bigint, user_id bigint, username text, login_type text, success boolean,
         reason text, ip text, location text, device text, os text, browser text, device_id text,
         new_device boolean, session_id bigint, created_at timestamptz)
-      ON CONFLICT (event_id) DO NOTHING`.execute(trx);
-    return Number(inserted.numAffectedRows ?? 0);
+      ON CONFLICT (event_id) DO NOTHING
+      RETURNING event_id`.execute(trx);
+    if (notices) {
+      const stored = new Set(inserted.rows.map((r) => r.event_id));
+      await enqueueNewDeviceNotices(
+        trx,
+        records.filter((r) => stored.has(r.event_id)),
+      );
+    }
+    return inserted.rows.length;
   });
 }
 

@@ -5,6 +5,13 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import { findLinkedUser, linkIdentity, type ExternalDb } from './external.repo.js';
+import {
+  GITHUB_SCOPE,
+  githubClaims,
+  githubConfiguration,
+  type ExternalClaims,
+  type GithubProviderConfig,
+} from './github.js';
 
 const STATE_TTL_MS = 10 * 60_000;
 
@@ -15,6 +22,8 @@ export interface OidcProviderConfig {
   clientId: string;
   clientSecret: string;
 }
+
+export type ProviderConfig = OidcProviderConfig | GithubProviderConfig;
 
 /** What the provider sent back to the redirect URI, as the console forwards it. */
 export interface CallbackAnswer {
@@ -37,7 +46,7 @@ export interface ExternalLoginOptions {
   accounts: Pick<UserDirectory, 'findUniqueByEmail'>;
   cache: Cache;
   logger: Logger;
-  providers: OidcProviderConfig[];
+  providers: ProviderConfig[];
   production: boolean;
   /** The console page providers return to; `/<provider>` is appended. */
   redirectUrl: () => string;
@@ -50,8 +59,8 @@ const stateProblem = () =>
   );
 
 /**
- * Sign-in through external OpenID Connect providers with openid-client (authorization code,
- * PKCE, state and nonce). An external account signs in as the platform user it is linked to;
+ * Sign-in through external providers with openid-client (authorization code, PKCE, state;
+ * nonce and ID token for OpenID Connect providers; GitHub is plain OAuth2, see ./github.ts). An external account signs in as the platform user it is linked to;
  * a first sign-in links by a verified e-mail that exactly one active user of the default
  * tenant has, or the user links it from their profile while signed in.
  */
@@ -64,15 +73,20 @@ export class ExternalLoginService {
     return this.o.providers.map((p) => p.name);
   }
 
-  private provider(name: string): OidcProviderConfig {
+  private provider(name: string): ProviderConfig {
     const provider = this.o.providers.find((p) => p.name === name);
     if (!provider) throw AppError.notFound('sign-in provider');
     return provider;
   }
 
-  private config(provider: OidcProviderConfig): Promise<oidc.Configuration> {
+  private config(provider: ProviderConfig): Promise<oidc.Configuration> {
     let config = this.configs.get(provider.name);
-    if (!config) {
+    if (!config && provider.name === 'github') {
+      const insecure = !this.o.production && provider.baseUrl.startsWith('http:');
+      config = Promise.resolve(githubConfiguration(provider, insecure));
+      this.configs.set(provider.name, config);
+    }
+    if (!config && provider.name !== 'github') {
       // Plain-http issuers only outside production (a local test provider).
       const insecure = !this.o.production && provider.issuer.startsWith('http:');
       config = oidc.discovery(
@@ -85,7 +99,7 @@ export class ExternalLoginService {
       config.catch(() => this.configs.delete(provider.name));
       this.configs.set(provider.name, config);
     }
-    return config;
+    return config!;
   }
 
   private redirectUri(name: string) {
@@ -112,14 +126,18 @@ export class ExternalLoginService {
     };
     await this.o.cache.set(`auth:external:${state}`, JSON.stringify(pending), STATE_TTL_MS);
     const supported = config.serverMetadata().scopes_supported;
-    const scope = ['openid', 'email', 'profile']
-      .filter((s) => s === 'openid' || !supported || supported.includes(s))
-      .join(' ');
+    const scope =
+      provider.name === 'github'
+        ? GITHUB_SCOPE
+        : ['openid', 'email', 'profile']
+            .filter((s) => s === 'openid' || !supported || supported.includes(s))
+            .join(' ');
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri(name),
       scope,
       state,
-      nonce: pending.nonce,
+      // Plain OAuth2 (GitHub) has no ID token to carry a nonce; state and PKCE guard it.
+      ...(provider.name === 'github' ? {} : { nonce: pending.nonce }),
       code_challenge: await oidc.calculatePKCECodeChallenge(pending.verifier),
       code_challenge_method: 'S256',
     });
@@ -139,13 +157,21 @@ export class ExternalLoginService {
     // RFC 9207: a provider that names itself in the redirect must be checked against it.
     if (answer.iss !== undefined) callback.searchParams.set('iss', answer.iss);
     try {
+      if (provider.name === 'github') {
+        const tokens = await oidc.authorizationCodeGrant(config, callback, {
+          pkceCodeVerifier: pending.verifier,
+          expectedState: state,
+        });
+        const claims: ExternalClaims = await githubClaims(config, provider, tokens.access_token);
+        return { pending, provider, claims };
+      }
       const tokens = await oidc.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: pending.verifier,
         expectedState: state,
         expectedNonce: pending.nonce,
         idTokenExpected: true,
       });
-      const claims = tokens.claims()!;
+      const claims: ExternalClaims = tokens.claims()!;
       return { pending, provider, claims };
     } catch (err) {
       this.o.logger.warn(

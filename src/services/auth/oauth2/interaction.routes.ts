@@ -85,6 +85,14 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
       return origin !== undefined && origin !== deps.server.origin;
     };
 
+    /** The preamble of every form post: same origin, then the interaction it belongs to. */
+    const posted = async (request: FastifyRequest, reply: FastifyReply, uid: string) => {
+      if (crossOrigin(request)) {
+        return { error: html(reply, 403, errorPage('Cross-site form posts are refused.')) };
+      }
+      return details(request, reply, uid);
+    };
+
     const finish = async (
       request: FastifyRequest,
       reply: FastifyReply,
@@ -131,9 +139,7 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
       `${OAUTH_PREFIX}/interaction/:uid/login`,
       { schema: { hide: true, params: uidParams } },
       async (request, reply) => {
-        if (crossOrigin(request))
-          return html(reply, 403, errorPage('Cross-site form posts are refused.'));
-        const d = await details(request, reply, request.params.uid);
+        const d = await posted(request, reply, request.params.uid);
         if ('error' in d) return d.error;
         const action = `${OAUTH_PREFIX}/interaction/${d.found.uid}/login`;
         const form = signInForm.safeParse(request.body ?? {});
@@ -179,9 +185,7 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
       `${OAUTH_PREFIX}/interaction/:uid/confirm`,
       { schema: { hide: true, params: uidParams } },
       async (request, reply) => {
-        if (crossOrigin(request))
-          return html(reply, 403, errorPage('Cross-site form posts are refused.'));
-        const d = await details(request, reply, request.params.uid);
+        const d = await posted(request, reply, request.params.uid);
         if ('error' in d) return d.error;
         const { found, provider } = d;
         if (found.prompt.name !== 'consent' || !found.session?.accountId) {
@@ -213,9 +217,7 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
       `${OAUTH_PREFIX}/interaction/:uid/abort`,
       { schema: { hide: true, params: uidParams } },
       async (request, reply) => {
-        if (crossOrigin(request))
-          return html(reply, 403, errorPage('Cross-site form posts are refused.'));
-        const d = await details(request, reply, request.params.uid);
+        const d = await posted(request, reply, request.params.uid);
         if ('error' in d) return d.error;
         return finish(request, reply, {
           error: 'access_denied',

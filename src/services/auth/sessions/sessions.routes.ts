@@ -10,6 +10,10 @@ const sessionView = z.object({
   id: z.number().int(),
   current: z.boolean(),
   ip: z.string().nullable(),
+  location: z
+    .string()
+    .nullable()
+    .describe('where the address is, as the login log shows it; "intranet" for private ones'),
   device_id: z.string().nullable(),
   device: z.string().nullable(),
   os: z.string().nullable(),

@@ -9,9 +9,11 @@ export interface SessionsServiceOptions {
   db: Kysely<AuthTables>;
   /** Signs one session out, effective at once for forward-auth (the auth service's port). */
   signOut(sessionId: number, reason: string): Promise<void>;
+  /** Where an address is ("intranet" for private ones), as the login log shows it; never throws. */
+  locate(ip: string | null): Promise<string | null>;
 }
 
-function describe(row: SessionRow, currentId: number) {
+function describe(row: SessionRow, currentId: number, location: string | null) {
   // ua-parser-js 1.0.x (MIT), as the login log uses.
   const ua = row.user_agent ? new UAParser(row.user_agent.slice(0, 1024)).getResult() : undefined;
   const join = (...parts: Array<string | undefined>) => parts.filter(Boolean).join(' ') || null;
@@ -19,6 +21,7 @@ function describe(row: SessionRow, currentId: number) {
     id: row.id,
     current: row.id === currentId,
     ip: row.ip,
+    location,
     device_id: row.device_id,
     device: ua ? (join(ua.device.vendor, ua.device.model) ?? ua.device.type ?? null) : null,
     os: ua ? join(ua.os.name, ua.os.version) : null,
@@ -33,9 +36,13 @@ function describe(row: SessionRow, currentId: number) {
 export class SessionsService {
   constructor(private readonly o: SessionsServiceOptions) {}
 
+  private describeAll(rows: SessionRow[], currentId: number) {
+    return Promise.all(rows.map(async (r) => describe(r, currentId, await this.o.locate(r.ip))));
+  }
+
   async listOwn(principal: Principal) {
     const rows = await listLiveSessions(this.o.db, principal.tenantId, principal.userId);
-    return rows.map((r) => describe(r, principal.sessionId));
+    return this.describeAll(rows, principal.sessionId);
   }
 
   async endOwn(principal: Principal, sessionId: number) {
@@ -46,7 +53,7 @@ export class SessionsService {
 
   async listOfUser(principal: Principal, userId: number) {
     const rows = await listLiveSessions(this.o.db, principal.tenantId, userId);
-    return rows.map((r) => describe(r, principal.sessionId));
+    return this.describeAll(rows, principal.sessionId);
   }
 
   async endAny(principal: Principal, sessionId: number) {

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type QueryExecutorProvider } from 'kysely';
+import type { Logger } from 'pino';
+import { request } from 'undici';
+
+/**
+ * The columns an outbox table has (see bpm_outbox in 0003_bpm.sql, audit_notify_outbox in
+ * 0016_new_device_notices.sql): `kind`, `event_id` (the Idempotency-Key), `target`, `payload`,
+ * `status`, `attempts`, `next_attempt_at`, the lease (`lease_owner`, `lease_version`,
+ * `lease_expires_at`), `last_error` and `delivered_at`.
+ */
+export interface OutboxRow {
+  id: number;
+  kind: string;
+  event_id: string;
+  target: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  lease_version: number;
+}
+
+/** Where a row goes; undefined while its destination is not configured (the row waits). */
+export type OutboxTarget = { url: string; headers: Record<string, string> } | undefined;
+
+export interface OutboxDeliveryTuning {
+  /** Then the row is `dead` (BPM_OUTBOX_MAX_ATTEMPTS, default 10). */
+  maxAttempts: number;
+  /** Attempt n waits base * 2^(n-1), jittered, at most 1 h (BPM_OUTBOX_BACKOFF_BASE, 1 s). */
+  backoffBaseMs: number;
+  /** A claim older than this is recovered by another worker (BPM_OUTBOX_LEASE, 30 s). */
+  leaseMs: number;
+  /** Per delivery (BPM_OUTBOX_TIMEOUT, 10 s). */
+  timeoutMs: number;
+  batchSize?: number;
+}
+
+export interface OutboxDeliveryOptions extends OutboxDeliveryTuning {
+  db: QueryExecutorProvider;
+  /** The outbox table; a fixed name from code, never input. */
+  table: 'bpm_outbox' | 'audit_notify_outbox';
+  logger: Logger;
+  targetOf(row: OutboxRow): OutboxTarget;
+}
+
+/** The notification API as BPM and the new-device notice post to it (Bearer token). */
+export function notifyTarget(notify: {
+  enabled: boolean;
+  base?: string | undefined;
+  token?: string | undefined;
+}): OutboxTarget {
+  // Skipped silently until NOTIFY_API_BASE and a token are set (the spec's rule).
+  if (!notify.enabled || !notify.base) return undefined;
+  return { url: notify.base, headers: { authorization: `Bearer ${notify.token}` } };
+}
+
+const MAX_BACKOFF_MS = 3_600_000;
+
+/** Exponential backoff with jitter: half fixed, half random, so retries of many rows spread out. */
+export function backoffMs(attempt: number, baseMs: number, random = Math.random): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/**
+ * Delivers outbox rows at least once: claims them with FOR UPDATE SKIP LOCKED and a lease (so
+ * replicas never take the same row), posts them with an Idempotency-Key (the event id), and
+ * completes them fenced by owner and lease version, so a worker paused past its lease cannot
+ * overwrite the outcome of the one that recovered the row. Shared by every service's outbox.
+ */
+export class OutboxDelivery {
+  readonly owner = `outbox-${randomUUID()}`;
+
+  constructor(private readonly o: OutboxDeliveryOptions) {}
+
+  /** One round: claim a batch and deliver it. Returns how many rows were claimed. */
+  async runOnce(): Promise<number> {
+    const rows = await this.claim();
+    await Promise.all(rows.map((row) => this.deliver(row)));
+    return rows.length;
+  }
+
+  private async claim(): Promise<OutboxRow[]> {
+    const table = sql.table(this.o.table);
+    const result = await sql<OutboxRow>`
+      UPDATE ${table} SET
+        lease_owner = ${this.owner},
+        lease_version = lease_version + 1,
+        lease_expires_at = now() + make_interval(secs => ${this.o.leaseMs / 1000}),
+        attempts = attempts + 1
+      WHERE id IN (
+        SELECT id FROM ${table}
+        WHERE status = 'pending' AND next_attempt_at <= now()
+          AND (lease_expires_at IS NULL OR lease_expires_at < now())
+        ORDER BY next_attempt_at
+        LIMIT ${this.o.batchSize ?? 20}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, kind, event_id, target, payload, attempts, lease_version`.execute(this.o.db);
+    return result.rows;
+  }
+
+  private async deliver(row: OutboxRow): Promise<void> {
+    const target = this.o.targetOf(row);
+    if (!target) {
+      // Not configured yet: keep the row, do not count the attempt, look again later.
+      await this.finish(
+        row,
+        sql`attempts = attempts - 1, next_attempt_at = now() + make_interval(secs => ${(this.o.backoffBaseMs / 1000) * 30})`,
+      );
+      return;
+    }
+    let error: string | undefined;
+    try {
+      const response = await request(target.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': row.event_id,
+          ...target.headers,
+        },
+        body: JSON.stringify(row.payload),
+        headersTimeout: this.o.timeoutMs,
+        bodyTimeout: this.o.timeoutMs,
+      });
+      await response.body.dump();
+      if (response.statusCode < 200 || response.statusCode >= 300)
+        error = `HTTP ${response.statusCode}`;
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    if (error === undefined) {
+      await this.finish(row, sql`status = 'delivered', delivered_at = now(), last_error = NULL`);
+      return;
+    }
+    if (row.attempts >= this.o.maxAttempts) {
+      this.o.logger.error(
+        {
+          outbox: this.o.table,
+          outbox_id: row.id,
+          event_id: row.event_id,
+          kind: row.kind,
+          attempts: row.attempts,
+          error,
+        },
+        'outbox delivery exhausted',
+      );
+      await this.finish(row, sql`status = 'dead', last_error = ${error}`);
+      return;
+    }
+    const delay = backoffMs(row.attempts, this.o.backoffBaseMs);
+    this.o.logger.warn(
+      {
+        outbox: this.o.table,
+        outbox_id: row.id,
+        event_id: row.event_id,
+        attempts: row.attempts,
+        retry_in_ms: delay,
+        error,
+      },
+      'outbox delivery failed',
+    );
+    await this.finish(
+      row,
+      sql`last_error = ${error}, next_attempt_at = now() + make_interval(secs => ${delay / 1000})`,
+    );
+  }
+
+  /** Fenced completion: only the current lease holder's outcome is written. */
+  private async finish(row: OutboxRow, changes: ReturnType<typeof sql>): Promise<void> {
+    await sql`
+      UPDATE ${sql.table(this.o.table)} SET ${changes}, lease_owner = NULL, lease_expires_at = NULL
+      WHERE id = ${row.id} AND lease_owner = ${this.owner} AND lease_version = ${row.lease_version}`.execute(
+      this.o.db,
+    );
+  }
+}

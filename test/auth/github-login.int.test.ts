@@ -1,0 +1,165 @@
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { GithubStandIn, type GithubAccount } from './github-stand-in.js';
+
+const CALLBACK = 'https://console.example.test/oauth/callback';
+const PASSWORD = 'Github-User-Pass-5';
+
+const github = new GithubStandIn();
+let platform: TestPlatform;
+beforeAll(async () => {
+  await github.start();
+  platform = await startTestPlatform({
+    OAUTH_LOGIN_ENABLED: 'true',
+    OAUTH_GITHUB_CLIENT_ID: github.clientId,
+    OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret,
+    OAUTH_GITHUB_BASE_URL: github.base,
+    OAUTH_GITHUB_API_URL: `${github.base}/api/v3`,
+    OAUTH_REDIRECT_URL: CALLBACK,
+  });
+}, 120_000);
+afterAll(async () => {
+  await platform?.close();
+  await github.close();
+});
+
+function account(emails: GithubAccount['emails'] = []): GithubAccount {
+  return { id: randomInt(1, 2 ** 40), login: uniq('gh'), emails };
+}
+
+/** The browser's trip: to GitHub's authorize page, signed in there as `who`, and back. */
+async function throughGithub(
+  start: { authorization_url: string; state: string },
+  who: GithubAccount,
+) {
+  github.signIn = who;
+  const authorize = new URL(start.authorization_url);
+  expect(`${authorize.origin}${authorize.pathname}`).toBe(`${github.base}/login/oauth/authorize`);
+  expect(authorize.searchParams.get('redirect_uri')).toBe(`${CALLBACK}/github`);
+  expect(authorize.searchParams.get('scope')).toBe('read:user user:email');
+  const response = await fetch(authorize, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  const back = new URL(response.headers.get('location')!);
+  expect(back.searchParams.get('state')).toBe(start.state);
+  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
+}
+
+async function signInWithGithub(who: GithubAccount) {
+  const start = await platform.call('GET', '/api/v1/login/oauth/github');
+  expect(start.status).toBe(200);
+  return platform.call('POST', '/api/v1/login/oauth/github/callback', {
+    body: await throughGithub(start.body.data, who),
+    headers: { 'x-device-id': uniq('dev') },
+  });
+}
+
+async function createUser(email?: string) {
+  const username = uniq('ghu');
+  const created = await platform.call('POST', '/api/v1/users', {
+    token: await platform.adminToken(),
+    body: { username, password: PASSWORD, ...(email ? { email } : {}) },
+  });
+  expect(created.status).toBe(200);
+  return username;
+}
+
+async function linkFromProfile(username: string, who: GithubAccount) {
+  const { access_token: token } = await platform.login(username, PASSWORD);
+  const start = await platform.call('POST', '/api/v1/me/oauth/github/link', { token });
+  expect(start.status).toBe(200);
+  return platform.call('POST', '/api/v1/me/oauth/github/link/callback', {
+    token,
+    body: await throughGithub(start.body.data, who),
+  });
+}
+
+describe('sign-in with GitHub (plain OAuth2 through openid-client)', () => {
+  it('links by a verified primary e-mail, signs in, and logs login type github', async () => {
+    const email = `${uniq('gh')}@example.test`;
+    const username = await createUser(email);
+    const who = account([
+      { email: `${uniq('other')}@example.test`, primary: false, verified: true },
+      { email, primary: true, verified: true },
+    ]);
+    const first = await signInWithGithub(who);
+    expect(first.status).toBe(200);
+    expect(first.body.data.user.username).toBe(username);
+    const me = await platform.call('GET', '/api/v1/me', { token: first.body.data.access_token });
+    expect(me.body.data.username).toBe(username);
+
+    // Linked now: a second sign-in needs no e-mail at all.
+    const again = await signInWithGithub({ ...who, emails: [] });
+    expect(again.status).toBe(200);
+    expect(again.body.data.user.username).toBe(username);
+
+    const admin = await platform.adminToken();
+    const deadline = Date.now() + 15_000;
+    let rows: Array<{ username: string; login_type: string; success: boolean }> = [];
+    while (Date.now() < deadline && rows.length < 2) {
+      const logs = await platform.call(
+        'GET',
+        `/api/v1/login-logs?username=${username}&login_type=github&page_size=10`,
+        { token: admin },
+      );
+      rows = logs.body.data.list;
+      if (rows.length < 2) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.login_type === 'github' && r.success)).toBe(true);
+  });
+
+  it('does not link by an unverified primary e-mail, nor by a verified secondary one', async () => {
+    const email = `${uniq('gh')}@example.test`;
+    await createUser(email);
+    for (const emails of [
+      [{ email, primary: true, verified: false }],
+      [
+        { email: `${uniq('p')}@example.test`, primary: true, verified: true },
+        { email, primary: false, verified: true },
+      ],
+    ]) {
+      const refused = await signInWithGithub(account(emails));
+      expect(refused.status).toBe(401);
+      expect(refused.body.code).toBe(40103);
+      expect(refused.body.message).toMatch(/no account is linked/);
+    }
+  });
+
+  it('links explicitly from the profile; 409 when the GitHub account belongs to someone else', async () => {
+    const owner = await createUser();
+    const who = account();
+    const linked = await linkFromProfile(owner, who);
+    expect(linked.status).toBe(200);
+    const signedIn = await signInWithGithub(who);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data.user.username).toBe(owner);
+
+    const other = await createUser();
+    const taken = await linkFromProfile(other, who);
+    expect(taken.status).toBe(409);
+    expect((await signInWithGithub(who)).body.data.user.username).toBe(owner);
+  });
+
+  it('refuses a state it did not issue, and a code presented with another attempt’s state', async () => {
+    const who = account();
+    await linkFromProfile(await createUser(), who);
+    const start = await platform.call('GET', '/api/v1/login/oauth/github');
+    const answer = await throughGithub(start.body.data, who);
+    const other = await platform.call('GET', '/api/v1/login/oauth/github');
+    const mismatch = await platform.call('POST', '/api/v1/login/oauth/github/callback', {
+      body: { code: answer.code, state: other.body.data.state },
+    });
+    expect(mismatch.status).toBe(401);
+    const forged = await platform.call('POST', '/api/v1/login/oauth/github/callback', {
+      body: { code: answer.code, state: 'not-issued' },
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.body.code).toBe(40001);
+
+    const ok = await platform.call('POST', '/api/v1/login/oauth/github/callback', {
+      body: await throughGithub(start.body.data, who),
+    });
+    expect(ok.status).toBe(200);
+  });
+});
