@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
-import { configureAuditChain } from './audit/business-audit.js';
+import { BusinessAuditWriter } from './audit/business-audit.js';
 import { openCache, type Cache } from './cache/cache.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrate } from './db/migrator.js';
@@ -20,11 +20,12 @@ export interface Kernel {
   operationLog: OperationLogRecorder;
   /** The process's one argon2 semaphore: every service hashes and verifies through it. */
   passwords: PasswordHasher;
+  /** Business-audit rows, chained under AUDIT_CHAIN_SECRET, for every service recording changes. */
+  businessAudit: BusinessAuditWriter;
   close(): Promise<void>;
 }
 
 export async function openKernel(settings: Settings, logger: Logger): Promise<Kernel> {
-  configureAuditChain(settings.audit.chain.linkKey);
   const database = await openDatabase({ ...settings.database, logger });
   try {
     await migrate(database, logger);
@@ -50,6 +51,7 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
     stream,
     operationLog,
     passwords: new PasswordHasher(settings.auth.passwordHash),
+    businessAudit: new BusinessAuditWriter(settings.audit.chain.linkKey),
     async close() {
       // Remaining entries are written before the database closes.
       await operationLog.close();

@@ -6,11 +6,12 @@ import {
   GENESIS_HASH,
   linkContent,
   linkHash,
-  writeBusinessAudit,
+  BusinessAuditWriter,
 } from './business-audit.js';
 import { maskSecrets } from './masking.js';
 
 const KEY = Buffer.alloc(32, 1);
+const writer = new BusinessAuditWriter(KEY);
 const entry = {
   tenantId: 1,
   actorId: 5,
@@ -28,7 +29,7 @@ const outside = { isTransaction: false } as never;
 
 describe('business audit writer', () => {
   it('refuses a write outside a transaction', async () => {
-    await expect(writeBusinessAudit(outside, entry)).rejects.toThrow(AuditWriteError);
+    await expect(writer.write(outside, entry)).rejects.toThrow(AuditWriteError);
   });
 
   it.each([
@@ -38,7 +39,7 @@ describe('business audit writer', () => {
     ['no target ids (unbounded scope)', { targetIds: [] }],
     ['an empty target id', { targetIds: [''] }],
   ])('refuses a write with %s', async (_label, change) => {
-    await expect(writeBusinessAudit(inTransaction, { ...entry, ...change })).rejects.toThrow(
+    await expect(writer.write(inTransaction, { ...entry, ...change })).rejects.toThrow(
       AuditWriteError,
     );
   });

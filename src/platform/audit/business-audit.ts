@@ -112,29 +112,28 @@ export function linkHash(prevHash: string, content: string, key: Buffer | null):
   return mac.update(prevHash).update('\n').update(content).digest('hex');
 }
 
-let chainKey: Buffer | null = null;
-
-/**
- * Sets the chain key once at start-up (the kernel does, from AUDIT_CHAIN_SECRET): the writers
- * are called deep inside other services' transactions, which carry no settings. Until it is
- * set, writes are refused (fail closed) rather than written unkeyed.
- */
-export function configureAuditChain(key: Buffer): void {
-  chainKey = key;
-}
-
 function isTransaction(db: Kysely<never>): db is Transaction<never> {
   return (db as unknown as { isTransaction?: boolean }).isTransaction === true;
 }
 
 /**
  * Writes business-audit rows inside the caller's transaction, one per target id, chained per
- * tenant. Refuses (throws, so the caller's change rolls back) a write with no actor name, no
- * tenant, outside a transaction, or with no explicit target ids.
+ * tenant under the chain key (AUDIT_CHAIN_SECRET). The kernel makes one per process and hands it
+ * to every service that records changes. Refuses (throws, so the caller's change rolls back) a
+ * write with no actor name, no tenant, outside a transaction, or with no explicit target ids.
  */
-export async function writeBusinessAudit(
+export class BusinessAuditWriter {
+  constructor(private readonly chainKey: Buffer) {}
+
+  write(db: Kysely<never>, entry: BusinessAuditEntry): Promise<void> {
+    return writeChained(db, entry, this.chainKey);
+  }
+}
+
+async function writeChained(
   db: Kysely<never>,
   entry: BusinessAuditEntry,
+  key: Buffer,
 ): Promise<void> {
   if (!isTransaction(db))
     throw new AuditWriteError(
@@ -149,8 +148,6 @@ export async function writeBusinessAudit(
   if (targetIds.length === 0 || targetIds.length !== entry.targetIds.length) {
     throw new AuditWriteError('business audit needs the explicit ids of the records changed');
   }
-  const key = chainKey;
-  if (!key) throw new AuditWriteError('the audit chain key is not configured');
   const trx = db as unknown as Kysely<AuditTables>;
   await trx
     .insertInto('audit_chain_heads')

@@ -99,6 +99,7 @@ export async function buildAuthApp(
     directory: ports.users,
     passwords: kernel.passwords,
     throttle: new LoginThrottle({ cache, ...settings.auth.throttle }),
+    audit: kernel.businessAudit,
   });
   // External sign-in: GitHub (OAuth2) and OpenID Connect providers (issue 11).
   if (settings.externalLogin.enabled) {

@@ -51,13 +51,17 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
     '/api/v1/bpm/health/ready',
   ]);
   const { directoryOf } = ports;
-  registerDefinitionRoutes(app, new DefinitionsService({ db }), directoryOf);
+  registerDefinitionRoutes(
+    app,
+    new DefinitionsService({ db, audit: kernel.businessAudit }),
+    directoryOf,
+  );
   const runner = new InstanceRunner({
     db,
     notify: { enabled: settings.bpm.notify.enabled },
     directoryOf,
   });
-  const instances = new InstancesService({ db, runner, directoryOf });
+  const instances = new InstancesService({ db, runner, directoryOf, audit: kernel.businessAudit });
   const idempotency = new IdempotencyService({ db });
   registerInstanceRoutes(app, instances, idempotency);
   registerTaskRoutes(app, new TasksService({ db, runner, instances }), idempotency);

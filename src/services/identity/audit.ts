@@ -1,4 +1,4 @@
-import { writeBusinessAudit } from '../../platform/audit/business-audit.js';
+import type { BusinessAuditWriter } from '../../platform/audit/business-audit.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { IdentityDb } from './identity.tables.js';
 
@@ -7,6 +7,7 @@ import type { IdentityDb } from './identity.tables.js';
  * cannot be written the change rolls back with it.
  */
 export function auditChange(
+  audit: BusinessAuditWriter,
   trx: IdentityDb,
   principal: Principal,
   change: {
@@ -19,7 +20,7 @@ export function auditChange(
   },
   tenantId = principal.tenantId,
 ): Promise<void> {
-  return writeBusinessAudit(trx as never, {
+  return audit.write(trx as never, {
     tenantId,
     actorId: principal.userId,
     actorName: principal.username,

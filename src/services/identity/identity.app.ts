@@ -18,6 +18,7 @@ import { UsersService } from './users/users.service.js';
 export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<IdentityTables>();
+  const audit = kernel.businessAudit;
   const app = await createHttpApp({
     service: 'identity',
     logger,
@@ -31,10 +32,10 @@ export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),
   });
-  registerUserRoutes(app, new UsersService({ db, cache, passwords: kernel.passwords }));
-  registerRoleRoutes(app, new RolesService({ db, cache }));
-  registerDepartmentRoutes(app, new DepartmentsService({ db }));
-  registerTenantRoutes(app, new TenantsService({ db, cache, passwords: kernel.passwords }));
+  registerUserRoutes(app, new UsersService({ db, cache, passwords: kernel.passwords, audit }));
+  registerRoleRoutes(app, new RolesService({ db, cache, audit }));
+  registerDepartmentRoutes(app, new DepartmentsService({ db, audit }));
+  registerTenantRoutes(app, new TenantsService({ db, cache, passwords: kernel.passwords, audit }));
   registerPermissionRoutes(app);
   return { app };
 }

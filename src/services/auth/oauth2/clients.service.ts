@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writeBusinessAudit } from '../../../platform/audit/business-audit.js';
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -22,6 +22,8 @@ import type { Transaction } from 'kysely';
 
 export interface OAuthClientsServiceOptions {
   db: OAuthDb;
+  /** Where changes are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 function toView(row: ClientRow): ClientView {
@@ -84,7 +86,7 @@ export class OAuthClientsService {
     after: ClientView | null,
     summary: string,
   ) {
-    return writeBusinessAudit(trx as never, {
+    return this.o.audit.write(trx as never, {
       tenantId: principal.tenantId,
       actorId: principal.userId,
       actorName: principal.username,

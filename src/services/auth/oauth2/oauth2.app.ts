@@ -8,6 +8,7 @@ import type { HttpApp } from '../../../platform/http/server.js';
 import { createClientStore } from './clients.repo.js';
 import { registerClientRoutes } from './clients.routes.js';
 import { OAuthClientsService } from './clients.service.js';
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import { registerInteractionRoutes } from './interaction.routes.js';
 import { OAuthServer } from './oauth2.server.js';
 import type { OAuthDb } from './oauth2.tables.js';
@@ -26,6 +27,8 @@ export interface OAuth2Deps {
   passwords: PasswordHasher;
   /** The sign-in throttle of `POST /api/v1/login`, for the sign-in page. */
   throttle: LoginThrottle;
+  /** Client changes are recorded here (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 /**
@@ -48,7 +51,7 @@ export async function registerOAuth2(app: HttpApp, deps: OAuth2Deps): Promise<OA
   await app.register(middie);
   app.use(OAUTH_PREFIX, server.handle);
   app.addHook('onClose', async () => server.stop());
-  registerClientRoutes(app, new OAuthClientsService({ db: deps.db }));
+  registerClientRoutes(app, new OAuthClientsService({ db: deps.db, audit: deps.audit }));
   registerInteractionRoutes(app, {
     server,
     directory: deps.directory,

@@ -1,4 +1,4 @@
-import { writeBusinessAudit } from '../../../platform/audit/business-audit.js';
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -35,6 +35,8 @@ import type {
 
 export interface DefinitionsServiceOptions {
   db: BpmDb;
+  /** Where changes are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 export function toDefinitionView(row: DefinitionRow): DefinitionView {
@@ -94,13 +96,14 @@ function bizTypeProblems(
 
 /** One business-audit row for a definition change, in the change's transaction. */
 function auditDefinition(
+  audit: BusinessAuditWriter,
   trx: BpmDb,
   principal: Principal,
   action: string,
   before: DefinitionRow | null,
   after: DefinitionRow,
 ): Promise<void> {
-  return writeBusinessAudit(trx as never, {
+  return audit.write(trx as never, {
     tenantId: principal.tenantId,
     actorId: principal.userId,
     actorName: principal.username,
@@ -199,7 +202,7 @@ export class DefinitionsService {
         VERSION_CONSTRAINT,
         `definition key ${input.key} already exists`,
       );
-      await auditDefinition(trx, principal, 'create', null, created);
+      await auditDefinition(this.o.audit, trx, principal, 'create', null, created);
       return created;
     });
     return toDefinitionView(row);
@@ -226,7 +229,7 @@ export class DefinitionsService {
         ...input,
         biz_type: bizType,
       });
-      await auditDefinition(trx, principal, 'update', row, updated);
+      await auditDefinition(this.o.audit, trx, principal, 'update', row, updated);
       return toDefinitionView(updated);
     });
   }
@@ -254,7 +257,7 @@ export class DefinitionsService {
         throw AppError.validation(problems, 'the definition cannot be published');
       await archivePublished(trx, principal.tenantId, row.key);
       const published = await setStatus(trx, principal.tenantId, id, 'published', true);
-      await auditDefinition(trx, principal, 'publish', row, published);
+      await auditDefinition(this.o.audit, trx, principal, 'publish', row, published);
       return toDefinitionView(published);
     });
   }
@@ -283,7 +286,7 @@ export class DefinitionsService {
         VERSION_CONSTRAINT,
         'another new version was created at the same time',
       );
-      await auditDefinition(trx, principal, 'new_version', source, created);
+      await auditDefinition(this.o.audit, trx, principal, 'new_version', source, created);
       return created;
     });
     return toDefinitionView(row);
@@ -296,7 +299,7 @@ export class DefinitionsService {
       if (row.status !== 'published')
         throw AppError.conflict(`only a published version can be suspended`);
       const suspended = await setStatus(trx, principal.tenantId, id, 'suspended');
-      await auditDefinition(trx, principal, 'suspend', row, suspended);
+      await auditDefinition(this.o.audit, trx, principal, 'suspend', row, suspended);
       return toDefinitionView(suspended);
     });
   }

@@ -1,6 +1,6 @@
 import type { BpmTables } from '../bpm.tables.js';
 import { randomUUID } from 'node:crypto';
-import { writeBusinessAudit } from '../../../platform/audit/business-audit.js';
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -49,6 +49,8 @@ export interface InstancesServiceOptions {
   runner: InstanceRunner;
   /** Identity's directory of a tenant (a port). */
   directoryOf: DirectoryOf;
+  /** Where changes are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 /** What a start needs besides the definition (the user and internal endpoints share it). */
@@ -279,7 +281,7 @@ export class InstancesService {
         },
         afterPersist: audited
           ? (trx, before, after) =>
-              writeBusinessAudit(trx as never, {
+              this.o.audit.write(trx as never, {
                 tenantId: principal.tenantId,
                 actorId: principal.userId,
                 actorName: principal.username,

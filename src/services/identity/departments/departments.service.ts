@@ -1,3 +1,4 @@
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { auditChange } from '../audit.js';
@@ -33,6 +34,8 @@ import type {
 
 export interface DepartmentsServiceOptions {
   db: IdentityDb;
+  /** Where changes are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 function toDepartmentView(row: DepartmentRow): DepartmentView {
@@ -85,7 +88,7 @@ export class DepartmentsService {
         leader_id: input.leader_id ?? null,
         sort: input.sort ?? 0,
       });
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'create',
         targetType: 'department',
         targetId: created.id,
@@ -131,7 +134,7 @@ export class DepartmentsService {
       if (input.sort !== undefined) patch.sort = input.sort;
       const before = (await findDepartment(trx, tenantId, deptId))!;
       const updated = await updateDepartment(trx, tenantId, deptId, patch);
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'update',
         targetType: 'department',
         targetId: deptId,
@@ -158,7 +161,7 @@ export class DepartmentsService {
         throw AppError.conflict('the department still has members');
       }
       const before = (await findDepartment(trx, tenantId, deptId))!;
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'delete',
         targetType: 'department',
         targetId: deptId,

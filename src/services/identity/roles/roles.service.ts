@@ -1,3 +1,4 @@
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
@@ -30,6 +31,8 @@ export interface RolesServiceOptions {
   db: IdentityDb;
   /** Forward-auth's user cache: every holder of a changed role is invalidated. */
   cache: Cache;
+  /** Where changes are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 const DUPLICATE_CODE = 'role code already exists in this tenant';
@@ -72,7 +75,7 @@ export class RolesService {
         ROLE_CODE_CONSTRAINT,
         DUPLICATE_CODE,
       );
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'create',
         targetType: 'role',
         targetId: created.id,
@@ -111,7 +114,7 @@ export class RolesService {
           ROLE_CODE_CONSTRAINT,
           DUPLICATE_CODE,
         );
-        await auditChange(trx, principal, {
+        await auditChange(this.o.audit, trx, principal, {
           action: 'update',
           targetType: 'role',
           targetId: roleId,
@@ -134,7 +137,7 @@ export class RolesService {
         const holderSet = await roleHolders(trx, tenantId, roleId);
         assertMayChangeRole(principal, holderSet);
         const before = (await findRole(trx, tenantId, roleId))!;
-        await auditChange(trx, principal, {
+        await auditChange(this.o.audit, trx, principal, {
           action: 'delete',
           targetType: 'role',
           targetId: roleId,

@@ -1,3 +1,4 @@
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { PasswordHasher } from '../../../platform/auth/passwords.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
@@ -43,6 +44,8 @@ export interface TenantsServiceOptions {
   cache: Cache;
   /** The process's argon2 semaphore. */
   passwords: PasswordHasher;
+  /** Where changes are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 function toTenantView(row: TenantRow): TenantView {
@@ -91,7 +94,7 @@ export class TenantsService {
       });
       await replaceUserRoles(trx, adminId, [roleId]);
       // Recorded in the platform administrator's tenant, where tenants are administered.
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'create',
         targetType: 'tenant',
         targetId: tenant.id,
@@ -124,7 +127,7 @@ export class TenantsService {
       if (input.status !== undefined) patch.status = input.status;
       if (input.storage_quota_mb !== undefined) patch.storage_quota_mb = input.storage_quota_mb;
       const updated = (await updateTenant(trx, tenantId, patch))!;
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'update',
         targetType: 'tenant',
         targetId: tenantId,
@@ -148,7 +151,7 @@ export class TenantsService {
       if (!(await lockTenantForUpdate(trx, tenantId))) throw AppError.notFound('tenant');
       const userIds = await userIdsOfTenant(trx, tenantId);
       const before = (await findTenant(trx, tenantId))!;
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'delete',
         targetType: 'tenant',
         targetId: tenantId,

@@ -1,3 +1,4 @@
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { PasswordHasher } from '../../../platform/auth/passwords.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
@@ -41,6 +42,8 @@ export interface UsersServiceOptions {
   cache: Cache;
   /** The process's argon2 semaphore. */
   passwords: PasswordHasher;
+  /** Where changes are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 const DUPLICATE_USERNAME = 'username already exists in this tenant';
@@ -115,7 +118,7 @@ export class UsersService {
       );
       await replaceUserRoles(trx, userId, roleIds);
       const created = (await findUser(trx, tenantId, userId))!;
-      await auditChange(trx, principal, {
+      await auditChange(this.o.audit, trx, principal, {
         action: 'create',
         targetType: 'user',
         targetId: userId,
@@ -179,7 +182,7 @@ export class UsersService {
         );
         if (roleIds !== undefined) await replaceUserRoles(trx, userId, roleIds);
         const after = (await findUser(trx, tenantId, userId))!;
-        await auditChange(trx, principal, {
+        await auditChange(this.o.audit, trx, principal, {
           action: 'update',
           targetType: 'user',
           targetId: userId,
@@ -208,7 +211,7 @@ export class UsersService {
         if (!target) throw AppError.notFound('user');
         this.guardPlatformAdmin(principal, target);
         const before = (await findUser(trx, tenantId, userId))!;
-        await auditChange(trx, principal, {
+        await auditChange(this.o.audit, trx, principal, {
           action: 'delete',
           targetType: 'user',
           targetId: userId,
