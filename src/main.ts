@@ -2,9 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadSettings, SERVICE_NAMES, type ServiceName } from './config/settings.js';
+import { routeConsoleTo } from './platform/logging/console-bridge.js';
 import { createLogger } from './platform/logging/logger.js';
-import { migrateAndSeed, startPlatform, startService } from './start.js';
-import { rotateKeys } from './services/auth/oauth2/keys.command.js';
 
 const HELP = `approva: the Approva administration platform
 
@@ -43,6 +42,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const settings = loadSettings();
   const logger = createLogger(settings.logLevel);
+  // Before the services load: some libraries print with console when imported (oidc-provider's
+  // runtime notice), and every line this process writes is JSON.
+  routeConsoleTo(logger);
+  const { migrateAndSeed, startPlatform, startService } = await import('./start.js');
   for (const setting of settings.defaultsInUse) {
     logger.warn(
       { setting },
@@ -60,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`unknown keys command "${positionals[1] ?? ''}"; use: keys rotate\n`);
       return 2;
     }
+    const { rotateKeys } = await import('./services/auth/oauth2/keys.command.js');
     const kid = await rotateKeys(settings, logger);
     process.stdout.write(`${kid}\n`);
     return 0;

@@ -227,6 +227,23 @@ describe.runIf(onRealServers)('production topology: one process per service', ()
     expect(names).toEqual(expected);
   });
 
+  it('writes nothing but JSON log lines, library notices included', () => {
+    for (const p of topology.processes) {
+      const lines = p.output.join('').split('\n');
+      // A full buffer has dropped its oldest chunks: its first line may be cut.
+      if (p.output.length >= 400) lines.shift();
+      const plain = lines.filter((line) => {
+        if (line.trim() === '') return false;
+        try {
+          return typeof JSON.parse(line) !== 'object';
+        } catch {
+          return true;
+        }
+      });
+      expect({ process: p.name, plain }).toEqual({ process: p.name, plain: [] });
+    }
+  });
+
   it('reports not ready while a service is stopped, and ready once it is back', async () => {
     const identity = topology.processes.find((p) => p.name === 'identity')!;
     await topology.stop(identity);
