@@ -60,9 +60,10 @@ const stateProblem = () =>
 
 /**
  * Sign-in through external providers with openid-client (authorization code, PKCE, state;
- * nonce and ID token for OpenID Connect providers; GitHub is plain OAuth2, see ./github.ts). An external account signs in as the platform user it is linked to;
- * a first sign-in links by a verified e-mail that exactly one active user of the default
- * tenant has, or the user links it from their profile while signed in.
+ * nonce and ID token for OpenID Connect providers; GitHub is plain OAuth2, see ./github.ts).
+ * An external account signs in as the platform user it is linked to; a first sign-in links by
+ * a verified e-mail that exactly one active user of the default tenant has, or the user links
+ * it from their profile while signed in.
  */
 export class ExternalLoginService {
   private readonly configs = new Map<string, Promise<oidc.Configuration>>();
