@@ -38,6 +38,26 @@ describe('OAuth2/OIDC server: discovery and the authorization-code flow', () => 
     expect(((await bare.json()) as Record<string, unknown>).issuer).toBe(issuerOf(platform));
   });
 
+  it('answers a path under the issuer that is no endpoint with the 404 envelope', async () => {
+    for (const url of [
+      `${issuerOf(platform)}/no-such-endpoint`,
+      `${platform.url}/oauth2/no-such-endpoint`,
+    ]) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(404);
+      expect(res.headers.get('content-type'), url).toMatch(/^application\/json/);
+      expect(await res.json(), url).toEqual({ code: 40400, message: 'not found', data: null });
+    }
+    // An endpoint's own OAuth2 errors are untouched.
+    const token = await fetch(`${issuerOf(platform)}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    expect(token.status).toBe(400);
+    expect(((await token.json()) as { error: string }).error).toBe('invalid_request');
+  });
+
   it('signs a platform user in through the sign-in page: code + PKCE, ID token, userinfo', async () => {
     const client = await registerClient(platform, {
       public: true,

@@ -151,6 +151,15 @@ export function createProvider(o: ProviderOptions): Provider {
   const provider = new Provider(o.issuer, configuration);
   // Behind the gateway: X-Forwarded-Proto decides whether cookies are Secure.
   provider.proxy = true;
+  // A path under the issuer that is no endpoint gets the platform's 404 envelope, not Koa's
+  // plain-text "Not Found" (the endpoints answer their own OAuth2 errors as before).
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null) {
+      ctx.status = 404;
+      ctx.body = { code: 40400, message: 'not found', data: null };
+    }
+  });
   // Secrets are stored as their SHA-256; compare the hash of what the client presents.
   const ClientClass = (provider as unknown as { Client: { prototype: { clientSecret?: string } } })
     .Client;
