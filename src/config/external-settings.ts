@@ -44,6 +44,7 @@ export function notifySettings(env: Env) {
       backoffBaseMs: env.BPM_OUTBOX_BACKOFF_BASE,
       leaseMs: env.BPM_OUTBOX_LEASE,
       timeoutMs: env.BPM_OUTBOX_TIMEOUT,
+      keepDeliveredMs: env.BPM_OUTBOX_KEEP_DELIVERED,
     },
   };
 }

@@ -142,6 +142,7 @@ const envSchema = z.object({
   BPM_OUTBOX_BACKOFF_BASE: duration('1s'),
   BPM_OUTBOX_LEASE: duration('30s'),
   BPM_OUTBOX_TIMEOUT: duration('10s'),
+  BPM_OUTBOX_KEEP_DELIVERED: duration('7d'),
   AUDIT_LOG_RETENTION_DAYS: int(0, 0, 36500),
   AUDIT_RETENTION_INTERVAL: duration('1d'),
   AUDIT_GEO_ONLINE_URL: url,
@@ -349,6 +350,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
         backoffBaseMs: env.BPM_OUTBOX_BACKOFF_BASE,
         leaseMs: env.BPM_OUTBOX_LEASE,
         timeoutMs: env.BPM_OUTBOX_TIMEOUT,
+        keepDeliveredMs: env.BPM_OUTBOX_KEEP_DELIVERED,
       },
       /** BPM_CALLBACK_<BIZTYPE> targets, by upper-cased biz type with non-alphanumerics as `_`. */
       callbacks: callbackTargets(source),

@@ -31,6 +31,8 @@ export interface OutboxDeliveryTuning {
   leaseMs: number;
   /** Per delivery (BPM_OUTBOX_TIMEOUT, 10 s). */
   timeoutMs: number;
+  /** Delivered rows older than this are deleted, about once an hour (BPM_OUTBOX_KEEP_DELIVERED, 7 days). */
+  keepDeliveredMs: number;
   batchSize?: number;
 }
 
@@ -40,7 +42,12 @@ export interface OutboxDeliveryOptions extends OutboxDeliveryTuning {
   table: 'bpm_outbox' | 'audit_notify_outbox';
   logger: Logger;
   targetOf(row: OutboxRow): OutboxTarget;
+  /** The clock that paces pruning (milliseconds); default Date.now. */
+  now?: () => number;
 }
+
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 1000;
 
 /** The notification API as BPM and the new-device notice post to it (Bearer token). */
 export function notifyTarget(notify: {
@@ -69,14 +76,45 @@ export function backoffMs(attempt: number, baseMs: number, random = Math.random)
  */
 export class OutboxDelivery {
   readonly owner = `outbox-${randomUUID()}`;
+  private lastPrune = -Infinity;
 
   constructor(private readonly o: OutboxDeliveryOptions) {}
 
-  /** One round: claim a batch and deliver it. Returns how many rows were claimed. */
+  /**
+   * One round: claim a batch and deliver it, and about once an hour delete the delivered rows
+   * past their keeping time. Returns how many rows were claimed.
+   */
   async runOnce(): Promise<number> {
     const rows = await this.claim();
     await Promise.all(rows.map((row) => this.deliver(row)));
+    const now = (this.o.now ?? Date.now)();
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.prune();
+    }
     return rows.length;
+  }
+
+  /**
+   * Deletes delivered rows older than `keepDeliveredMs`, a bounded batch at a time; pending and
+   * dead rows are never touched. Returns how many went.
+   */
+  async prune(): Promise<number> {
+    const table = sql.table(this.o.table);
+    let deleted = 0;
+    for (;;) {
+      const result = await sql`
+        DELETE FROM ${table} WHERE id IN (
+          SELECT id FROM ${table}
+          WHERE status = 'delivered'
+            AND delivered_at < now() - make_interval(secs => ${this.o.keepDeliveredMs / 1000})
+          LIMIT ${PRUNE_BATCH})`.execute(this.o.db);
+      const count = Number(result.numAffectedRows ?? 0);
+      deleted += count;
+      if (count < PRUNE_BATCH) break;
+    }
+    if (deleted > 0) this.o.logger.info({ outbox: this.o.table, deleted }, 'outbox pruned');
+    return deleted;
   }
 
   private async claim(): Promise<OutboxRow[]> {
