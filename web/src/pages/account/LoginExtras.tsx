@@ -20,7 +20,13 @@ export function TotpLoginField() {
   const { t } = useTranslation();
   return (
     <>
-      <Alert type="info" showIcon title={t('account.totp.loginAsk')} style={{ marginBottom: 16 }} />
+      <Alert
+        role="status"
+        type="info"
+        showIcon
+        title={t('account.totp.loginAsk')}
+        style={{ marginBottom: 16 }}
+      />
       <Form.Item
         name="totp_code"
         label={t('account.totp.loginCode')}
