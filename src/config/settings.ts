@@ -325,7 +325,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       user: env.SMTP_USER,
       password: env.SMTP_PASSWORD,
       from: env.MAIL_FROM,
-      /** Where the reset link points (`?token=` is appended); unset: the gateway's `/password/reset`. */
+      /** Where the reset link points (`?token=` is appended); unset: the console's page. */
       resetUrl: env.PASSWORD_RESET_URL,
       /** `/password/forgot` requests per client IP in 15 minutes. */
       forgotPerIp: env.PASSWORD_FORGOT_PER_IP,

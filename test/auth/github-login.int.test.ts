@@ -75,6 +75,12 @@ async function linkFromProfile(username: string, who: GithubAccount) {
 }
 
 describe('sign-in with GitHub (plain OAuth2 through openid-client)', () => {
+  it('lists github as the one enabled provider for the sign-in page', async () => {
+    const res = await platform.call('GET', '/api/v1/login/oauth');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ providers: ['github'] });
+  });
+
   it('links by a verified primary e-mail, signs in, and logs login type github', async () => {
     const email = `${uniq('gh')}@example.test`;
     const username = await createUser(email);

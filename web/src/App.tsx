@@ -30,6 +30,9 @@ const InstanceDetail = lazy(() => import('./pages/InstanceDetail'));
 const TaskDetail = lazy(() => import('./pages/TaskDetail'));
 const Definitions = lazy(() => import('./designer/Definitions'));
 const Designer = lazy(() => import('./designer/Designer'));
+const ForgotPassword = lazy(() => import('./pages/account/ForgotPassword'));
+const ResetPassword = lazy(() => import('./pages/account/ResetPassword'));
+const OAuthCallback = lazy(() => import('./pages/account/OAuthCallback'));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -83,6 +86,30 @@ const router = createBrowserRouter([
       <Page>
         <SignedOutRedirect />
         <Login />
+      </Page>
+    ),
+  },
+  {
+    path: '/forgot-password',
+    element: (
+      <Page>
+        <ForgotPassword />
+      </Page>
+    ),
+  },
+  {
+    path: '/reset-password',
+    element: (
+      <Page>
+        <ResetPassword />
+      </Page>
+    ),
+  },
+  {
+    path: '/oauth/callback/:provider',
+    element: (
+      <Page>
+        <OAuthCallback />
       </Page>
     ),
   },

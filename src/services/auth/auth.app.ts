@@ -16,7 +16,10 @@ import { registerOAuth2 } from './oauth2/oauth2.app.js';
 import type { OAuthServer } from './oauth2/oauth2.server.js';
 import type { OAuthTables } from './oauth2/oauth2.tables.js';
 import type { ExternalTables } from './external/external.repo.js';
-import { registerExternalLoginRoutes } from './external/external.routes.js';
+import {
+  registerExternalLoginRoutes,
+  registerProviderListRoute,
+} from './external/external.routes.js';
 import { ExternalLoginService } from './external/external.service.js';
 import { KeyCipher } from './oauth2/signing-keys.js';
 import { registerSessionRoutes } from './sessions/sessions.routes.js';
@@ -102,6 +105,7 @@ export async function buildAuthApp(
     audit: kernel.businessAudit,
   });
   // External sign-in: GitHub (OAuth2) and OpenID Connect providers (issue 11).
+  let externalProviders: string[] = [];
   if (settings.externalLogin.enabled) {
     const { github, google, oidc } = settings.externalLogin;
     const providers = [
@@ -111,22 +115,23 @@ export async function buildAuthApp(
         : []),
       ...(oidc ? [{ name: 'oidc' as const, ...oidc }] : []),
     ];
-    registerExternalLoginRoutes(
-      app,
-      new ExternalLoginService({
-        db: kernel.database.db.withTables<ExternalTables>(),
-        accounts: ports.users,
-        cache,
-        logger: logger.child({ service: 'auth' }),
-        providers,
-        production: settings.production,
-        redirectUrl: () =>
-          settings.externalLogin.redirectUrl ??
-          `${oauth.origin ?? `http://localhost:${settings.http.port}`}/oauth/callback`,
-      }),
-      (userId, loginType, ctx) => auth.signInAs(userId, loginType, ctx),
+    const external = new ExternalLoginService({
+      db: kernel.database.db.withTables<ExternalTables>(),
+      accounts: ports.users,
+      cache,
+      logger: logger.child({ service: 'auth' }),
+      providers,
+      production: settings.production,
+      redirectUrl: () =>
+        settings.externalLogin.redirectUrl ??
+        `${oauth.origin ?? `http://localhost:${settings.http.port}`}/oauth/callback`,
+    });
+    externalProviders = external.providerNames();
+    registerExternalLoginRoutes(app, external, (userId, loginType, ctx) =>
+      auth.signInAs(userId, loginType, ctx),
     );
   }
+  registerProviderListRoute(app, externalProviders);
 
   // Password reset by mail (issue 11).
   const mailer = openMailer(settings.mail, logger);
@@ -144,7 +149,7 @@ export async function buildAuthApp(
       forgotPerIp: settings.mail.forgotPerIp,
       resetUrl: () =>
         settings.mail.resetUrl ??
-        `${oauth.origin ?? `http://localhost:${settings.http.port}`}/password/reset`,
+        `${oauth.origin ?? `http://localhost:${settings.http.port}`}/reset-password`,
       setPassword: (userId, hash) => ports.users.setPassword(userId, hash),
       revokeSessions: (userId) => auth.revokeUserSessions(userId, 'password_reset'),
     }),

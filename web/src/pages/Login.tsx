@@ -9,12 +9,14 @@ import { ApiError } from '../api/errors';
 import { useAuth } from '../auth/AuthContext';
 import { showServerErrors } from '../form/serverErrors';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
+import { AccountNotice, asksForTotp, LoginLinks, TotpLoginField } from './account/LoginExtras';
 
 interface LoginForm {
   username: string;
   password: string;
   tenant_code?: string;
   captcha?: string;
+  totp_code?: string;
 }
 
 /** Only a path inside the console: never an absolute URL another site could supply. */
@@ -31,6 +33,7 @@ export default function Login() {
   const { message } = App.useApp();
   const [captcha, setCaptcha] = useState<{ captcha_id: string; image: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [totp, setTotp] = useState(false);
 
   const loadCaptcha = async () => {
     const c = await data(api.GET('/api/v1/captcha'));
@@ -45,6 +48,7 @@ export default function Login() {
         password: values.password,
         ...(values.tenant_code ? { tenant_code: values.tenant_code } : {}),
         ...(captcha ? { captcha_id: captcha.captcha_id, captcha: values.captcha ?? '' } : {}),
+        ...(totp && values.totp_code ? { totp_code: values.totp_code.trim() } : {}),
       };
       return data(api.POST('/api/v1/login', { body }));
     },
@@ -57,6 +61,12 @@ export default function Login() {
       // The server asks for a captcha (40001 on `captcha`) after repeated failures.
       const wantsCaptcha = err instanceof ApiError && err.fields.some((f) => f.field === 'captcha');
       if (wantsCaptcha || captcha) await loadCaptcha().catch(() => undefined);
+      // TOTP on and no code sent yet: ask for it, no error (40001 on `totp_code`).
+      if (!totp && asksForTotp(err)) {
+        setTotp(true);
+        setError(null);
+        return;
+      }
       setError(showServerErrors(form, err));
     },
   });
@@ -86,6 +96,7 @@ export default function Login() {
           />
         </Space>
         <Typography.Paragraph type="secondary">{t('login.subtitle')}</Typography.Paragraph>
+        <AccountNotice />
         {error && (
           <Alert role="alert" type="error" title={error} style={{ marginBottom: 16 }} showIcon />
         )}
@@ -116,6 +127,7 @@ export default function Login() {
           <Form.Item name="tenant_code" label={t('login.tenant')} tooltip={t('login.tenantHint')}>
             <Input placeholder="default" />
           </Form.Item>
+          {totp && <TotpLoginField />}
           {captcha && (
             <Form.Item label={t('login.captcha')} required>
               <Space.Compact style={{ width: '100%' }}>
@@ -145,6 +157,7 @@ export default function Login() {
             {t('login.submit')}
           </Button>
         </Form>
+        <LoginLinks back={safeRedirect(params.get('redirect'))} />
       </Card>
     </div>
   );

@@ -6,6 +6,7 @@ import { api, data } from '../api/client';
 import type { Page } from '../api/bpm';
 import { useAuth } from '../auth/AuthContext';
 import { ErrorState } from './states';
+import { AccountSections } from './account/AccountSections';
 
 interface LoginLog {
   id: number;
@@ -42,6 +43,7 @@ export default function Profile() {
           <Descriptions.Item label={t('profile.dept')}>{me?.dept_id ?? '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
+      <AccountSections />
       <Card title={t('profile.loginHistory')}>
         {logs.isError ? (
           <ErrorState error={logs.error} onRetry={() => void logs.refetch()} />

@@ -15,6 +15,26 @@ const callbackBody = z.object({
   state: z.string().min(1).max(256),
 });
 const startView = z.object({ authorization_url: z.string(), state: z.string() });
+const providersView = z.object({ providers: z.array(z.string()) });
+
+/**
+ * The providers the sign-in page offers a button for: the configured ones while
+ * OAUTH_LOGIN_ENABLED is on, none otherwise (registered either way, so the console can ask).
+ */
+export function registerProviderListRoute(app: HttpApp, providers: readonly string[]): void {
+  app.get(
+    '/api/v1/login/oauth',
+    {
+      schema: {
+        tags,
+        summary: 'List the enabled external sign-in providers',
+        security: [],
+        response: { 200: envelopeOf(providersView) },
+      },
+    },
+    async () => ok({ providers: [...providers] }),
+  );
+}
 
 export function registerExternalLoginRoutes(
   app: HttpApp,

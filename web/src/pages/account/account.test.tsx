@@ -1,0 +1,267 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** The server as the browser sees it: each test answers the requests it expects. */
+const server = vi.hoisted(() => {
+  const state = {
+    calls: [] as Array<{ method: string; path: string; body: unknown }>,
+    answer: (() => undefined) as (
+      method: string,
+      path: string,
+      body: unknown,
+    ) => { status: number; body: unknown } | undefined,
+  };
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input instanceof Request ? input : String(input), init);
+    const url = new URL(request.url, 'http://console.test');
+    const text = await request.text();
+    const body: unknown = text ? JSON.parse(text) : null;
+    state.calls.push({ method: request.method, path: url.pathname, body });
+    const found = state.answer(request.method, url.pathname, body) ?? {
+      status: 404,
+      body: { code: 40400, message: `no answer for ${request.method} ${url.pathname}`, data: null },
+    };
+    return new Response(JSON.stringify(found.body), {
+      status: found.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return state;
+});
+
+import i18n from '../../i18n';
+import { AuthProvider } from '../../auth/AuthContext';
+import { readTokens, saveTokens } from '../../api/session';
+import Login from '../Login';
+import ForgotPassword from './ForgotPassword';
+import OAuthCallback from './OAuthCallback';
+import ResetPassword from './ResetPassword';
+import { rememberAttempt } from './oauthState';
+
+const ok = (data: unknown) => ({ status: 200, body: { code: 200, message: 'success', data } });
+const fail = (status: number, code: number, message: string, data: unknown = null) => ({
+  status,
+  body: { code, message, data },
+});
+const ME = {
+  id: 7,
+  username: 'ann',
+  nickname: 'Ann',
+  tenant_id: 1,
+  dept_id: null,
+  roles: [],
+  permissions: [],
+  is_platform_admin: false,
+  must_change_password: false,
+};
+
+function mount(path: string, routes: Array<{ path: string; element: ReactNode }>) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([...routes, { path: '*', element: <div>elsewhere</div> }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <AntApp>
+        <AuthProvider>
+          <RouterProvider router={router} />
+        </AuthProvider>
+      </AntApp>
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  server.calls = [];
+});
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+const submit = async (name: RegExp | string) => {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
+};
+
+describe('sign-in with TOTP on', () => {
+  it('asks for the code on 40001 `totp_code` without an error, then sends it with the password', async () => {
+    server.answer = (method, path, body) => {
+      if (path === '/api/v1/login/oauth') return ok({ providers: ['github'] });
+      if (path === '/api/v1/me') return ok(ME);
+      if (path !== '/api/v1/login') return undefined;
+      const code = (body as { totp_code?: string }).totp_code;
+      if (!code)
+        return fail(400, 40001, 'validation failed', {
+          fields: [{ field: 'totp_code', rule: 'required', message: 'is required' }],
+        });
+      return code === '123456'
+        ? ok({ access_token: 'a', refresh_token: 'r' })
+        : fail(401, 40103, 'wrong username or password');
+    };
+    const router = mount('/login?redirect=%2Fdone', [
+      { path: '/login', element: <Login /> },
+      { path: '/done', element: <div>done page</div> },
+    ]);
+    // The provider list gives one button; the forgot link is there.
+    expect(await screen.findByRole('button', { name: 'Sign in with GitHub' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe(
+      '/forgot-password',
+    );
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'ann' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'pw' } });
+    await submit('Sign in');
+    const code = await screen.findByLabelText('Verification code');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    fireEvent.change(code, { target: { value: '654321' } });
+    await submit('Sign in');
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('wrong username or password');
+
+    fireEvent.change(code, { target: { value: ' 123456 ' } });
+    await submit('Sign in');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/done'));
+    const logins = server.calls.filter((c) => c.path === '/api/v1/login').map((c) => c.body);
+    expect(logins).toEqual([
+      { username: 'ann', password: 'pw' },
+      { username: 'ann', password: 'pw', totp_code: '654321' },
+      { username: 'ann', password: 'pw', totp_code: '123456' },
+    ]);
+    expect(readTokens()).toEqual({ access_token: 'a', refresh_token: 'r' });
+  });
+});
+
+describe('the provider callback page', () => {
+  it('finishes a link (not a sign-in) when this tab started the state for linking; 409 said plainly', async () => {
+    saveTokens({ access_token: 'a', refresh_token: 'r' });
+    rememberAttempt('st-1', { purpose: 'link', back: '/profile' });
+    server.answer = (method, path) => {
+      if (path === '/api/v1/me') return ok(ME);
+      if (path === '/api/v1/me/oauth/github/link/callback')
+        return fail(409, 40900, 'the external account is linked to another user');
+      return undefined;
+    };
+    mount('/oauth/callback/github?code=c1&state=st-1&iss=https%3A%2F%2Fgh', [
+      { path: '/oauth/callback/:provider', element: <OAuthCallback /> },
+    ]);
+    expect(await screen.findByText('Linking did not complete')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'This external account is already linked to another account.',
+    );
+    const posted = server.calls.filter((c) => c.method === 'POST');
+    expect(posted).toEqual([
+      {
+        method: 'POST',
+        path: '/api/v1/me/oauth/github/link/callback',
+        body: { code: 'c1', state: 'st-1', iss: 'https://gh' },
+      },
+    ]);
+    expect(screen.getByRole('button', { name: 'Back to my profile' })).toBeTruthy();
+  });
+
+  it('signs in with a state it does not know as a link, and goes where the attempt began', async () => {
+    rememberAttempt('st-2', { purpose: 'login', back: '/my' });
+    server.answer = (method, path) => {
+      if (path === '/api/v1/login/oauth/oidc/callback')
+        return ok({ access_token: 'a2', refresh_token: 'r2' });
+      if (path === '/api/v1/me') return ok(ME);
+      return undefined;
+    };
+    const router = mount('/oauth/callback/oidc?code=c2&state=st-2', [
+      { path: '/oauth/callback/:provider', element: <OAuthCallback /> },
+      { path: '/my', element: <div>my requests</div> },
+    ]);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my'));
+    expect(readTokens()).toEqual({ access_token: 'a2', refresh_token: 'r2' });
+    expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({
+      code: 'c2',
+      state: 'st-2',
+    });
+  });
+
+  it('shows what the provider refused, with a way back to sign-in', async () => {
+    server.answer = () => undefined;
+    mount('/oauth/callback/github?error=access_denied&error_description=User%20said%20no', [
+      { path: '/oauth/callback/:provider', element: <OAuthCallback /> },
+    ]);
+    expect(await screen.findByText('Sign-in did not complete')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('User said no');
+    expect(server.calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Back to sign-in' })).toBeTruthy();
+  });
+});
+
+describe('forgot and reset pages', () => {
+  it('answers neutrally, and says so when the server limits the requests (429)', async () => {
+    let limited = false;
+    server.answer = (method, path) => {
+      if (path !== '/api/v1/password/forgot') return undefined;
+      return limited
+        ? fail(429, 42900, 'too many requests', { retry_after_seconds: 60 })
+        : ok(null);
+    };
+    mount('/forgot-password', [{ path: '/forgot-password', element: <ForgotPassword /> }]);
+    fireEvent.change(screen.getByLabelText('Username or e-mail'), {
+      target: { value: ' ann@example.test ' },
+    });
+    fireEvent.change(screen.getByLabelText('Tenant code'), { target: { value: 'acme' } });
+    limited = true;
+    await submit('Send the link');
+    expect((await screen.findByRole('alert')).textContent).toContain('Too many requests');
+    limited = false;
+    await submit('Send the link');
+    expect(await screen.findByText('Check your mail')).toBeTruthy();
+    expect(server.calls.map((c) => c.body)).toEqual([
+      { username_or_email: 'ann@example.test', tenant_code: 'acme' },
+      { username_or_email: 'ann@example.test', tenant_code: 'acme' },
+    ]);
+  });
+
+  it('puts the server’s `token` and `new_password` problems on those fields; success → sign-in', async () => {
+    let answer = fail(400, 40001, 'validation failed', {
+      fields: [{ field: 'token', rule: 'format', message: 'the reset link is invalid' }],
+    });
+    server.answer = (method, path) => (path === '/api/v1/password/reset' ? answer : undefined);
+    const router = mount('/reset-password?token=tok-1', [
+      { path: '/reset-password', element: <ResetPassword /> },
+      { path: '/login', element: <Login /> },
+    ]);
+    expect((screen.getByLabelText('Reset code') as HTMLInputElement).value).toBe('tok-1');
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'Lamp-9' } });
+    fireEvent.change(screen.getByLabelText('Repeat the new password'), {
+      target: { value: 'Lamp-9' },
+    });
+    await submit('Set the password');
+    const tokenItem = screen.getByLabelText('Reset code').closest('.ant-form-item')!;
+    await waitFor(() => expect(tokenItem.textContent).toContain('the reset link is invalid'));
+
+    answer = fail(400, 40001, 'validation failed', {
+      fields: [
+        { field: 'new_password', rule: 'format', message: 'must be at least 10 characters' },
+      ],
+    });
+    await submit('Set the password');
+    const passwordItem = screen.getByLabelText('New password').closest('.ant-form-item')!;
+    await waitFor(() =>
+      expect(passwordItem.textContent).toContain('must be at least 10 characters'),
+    );
+
+    answer = ok(null);
+    await submit('Set the password');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByText('Your password is set. Sign in with the new one.')).toBeTruthy();
+    expect(server.calls.filter((c) => c.path === '/api/v1/password/reset').at(-1)?.body).toEqual({
+      token: 'tok-1',
+      new_password: 'Lamp-9',
+    });
+  });
+});
