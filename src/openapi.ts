@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Kernel } from './platform/kernel.js';
-import { SERVICE_NAMES } from './config/settings.js';
+import { SERVICE_NAMES, type Settings } from './config/settings.js';
 import { buildService } from './start.js';
 
 export const OPENAPI_PATH = new URL('../docs/openapi.json', import.meta.url);
@@ -24,6 +24,24 @@ const GATEWAY_PATHS: Document = {
   },
 };
 
+/** Settings with external sign-in on (a GitHub provider unless one is set), for the document. */
+function withExternalLogin(settings: Settings): Settings {
+  const external = settings.externalLogin;
+  return {
+    ...settings,
+    externalLogin: {
+      ...external,
+      enabled: true,
+      github: external.github ?? {
+        clientId: 'documentation',
+        clientSecret: 'documentation',
+        baseUrl: 'https://github.com',
+        apiUrl: 'https://api.github.com',
+      },
+    },
+  };
+}
+
 /**
  * The published OpenAPI 3.1 document: every service's routes, generated from their zod schemas,
  * merged with the gateway's own endpoints. `npm run openapi` writes it to docs/openapi.json; a
@@ -35,8 +53,10 @@ export async function buildOpenApiDocument(kernel: Kernel): Promise<Document> {
   };
   const paths: Document = { ...GATEWAY_PATHS };
   const schemas: Document = {};
+  // External sign-in routes exist only while it is configured; the document shows them always.
+  const documented: Kernel = { ...kernel, settings: withExternalLogin(kernel.settings) };
   for (const name of SERVICE_NAMES) {
-    const { app } = await buildService(name, kernel);
+    const { app } = await buildService(name, documented);
     await app.ready();
     const doc = app.swagger() as Document;
     Object.assign(paths, doc.paths);

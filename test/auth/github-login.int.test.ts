@@ -147,6 +147,30 @@ describe('sign-in with GitHub (plain OAuth2 through openid-client)', () => {
     expect((await signInWithGithub(who)).body.data.user.username).toBe(owner);
   });
 
+  it('lists the caller’s linked accounts and unlinks them; the unlinked account no longer signs in', async () => {
+    const owner = await createUser();
+    const who = account([{ email: `${uniq('o')}@example.test`, primary: true, verified: false }]);
+    expect((await linkFromProfile(owner, who)).status).toBe(200);
+    const { access_token: token } = await platform.login(owner, PASSWORD);
+    const listed = await platform.call('GET', '/api/v1/me/oauth', { token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.links).toEqual([
+      { provider: 'github', email: who.emails[0]!.email, created_at: expect.any(String) },
+    ]);
+    expect((await platform.call('DELETE', '/api/v1/me/oauth/github', { token })).status).toBe(200);
+    expect((await platform.call('GET', '/api/v1/me/oauth', { token })).body.data.links).toEqual([]);
+    // Nothing left to unlink; and the GitHub account (no verified e-mail) signs in as nobody.
+    const again = await platform.call('DELETE', '/api/v1/me/oauth/github', { token });
+    expect(again.status).toBe(404);
+    expect((await signInWithGithub(who)).body.code).toBe(40103);
+    // Another user's links are not the caller's to list.
+    const other = await createUser();
+    const otherToken = (await platform.login(other, PASSWORD)).access_token;
+    expect(
+      (await platform.call('GET', '/api/v1/me/oauth', { token: otherToken })).body.data.links,
+    ).toEqual([]);
+  });
+
   it('refuses a state it did not issue, and a code presented with another attempt’s state', async () => {
     const who = account();
     await linkFromProfile(await createUser(), who);

@@ -448,6 +448,11 @@ const en = {
       done: 'The account is linked',
       failed: 'Linking did not complete',
       elsewhere: 'This external account is already linked to another account.',
+      linkedTo: 'Linked: {{provider}}',
+      since: 'since {{date}}',
+      unlink: 'Unlink',
+      unlinkConfirm: 'Unlink {{provider}}? You will no longer sign in with it.',
+      unlinked: 'The account is unlinked',
     },
   },
 };

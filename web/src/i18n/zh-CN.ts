@@ -428,6 +428,11 @@ const zhCN: Dictionary = {
       done: '账号已关联',
       failed: '关联未完成',
       elsewhere: '此外部账号已关联到其他账号。',
+      linkedTo: '已关联：{{provider}}',
+      since: '关联于 {{date}}',
+      unlink: '取消关联',
+      unlinkConfirm: '取消关联 {{provider}}？之后将不能再用它登录。',
+      unlinked: '已取消关联',
     },
   },
 };

@@ -47,3 +47,28 @@ export async function linkIdentity(
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/** The external accounts linked to a user, oldest first. */
+export function linksOfUser(db: ExternalDb, userId: number) {
+  return db
+    .selectFrom('auth_external_identities')
+    .select(['provider', 'email', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('provider')
+    .execute();
+}
+
+/** Removes a user's links to one provider; answers how many there were. */
+export async function unlinkProvider(
+  db: ExternalDb,
+  userId: number,
+  provider: string,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('auth_external_identities')
+    .where('user_id', '=', userId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

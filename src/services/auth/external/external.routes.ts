@@ -16,6 +16,15 @@ const callbackBody = z.object({
 });
 const startView = z.object({ authorization_url: z.string(), state: z.string() });
 const providersView = z.object({ providers: z.array(z.string()) });
+const linksView = z.object({
+  links: z.array(
+    z.object({
+      provider: z.string(),
+      email: z.string().nullable(),
+      created_at: z.string().nullable(),
+    }),
+  ),
+});
 
 /**
  * The providers the sign-in page offers a button for: the configured ones while
@@ -89,6 +98,34 @@ export function registerExternalLoginRoutes(
       const { params, body } = request;
       const who = await external.finishLogin(params.provider, body);
       return ok(await signIn(who.userId, who.loginType, contextOf(request)));
+    },
+  );
+
+  app.get(
+    '/api/v1/me/oauth',
+    {
+      schema: {
+        tags,
+        summary: 'List the external accounts linked to the signed-in user',
+        response: { 200: envelopeOf(linksView) },
+      },
+    },
+    async (request) => ok({ links: await external.links(principalOf(request)) }),
+  );
+
+  app.delete(
+    '/api/v1/me/oauth/:provider',
+    {
+      schema: {
+        tags,
+        summary: 'Unlink the signed-in user from a provider',
+        params: providerParams,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      await external.unlink(principalOf(request), request.params.provider);
+      return ok(null);
     },
   );
 

@@ -4,7 +4,13 @@ import type { Logger } from 'pino';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
-import { findLinkedUser, linkIdentity, type ExternalDb } from './external.repo.js';
+import {
+  findLinkedUser,
+  linkIdentity,
+  linksOfUser,
+  unlinkProvider,
+  type ExternalDb,
+} from './external.repo.js';
 import {
   GITHUB_SCOPE,
   githubClaims,
@@ -226,6 +232,23 @@ export class ExternalLoginService {
     });
     if (!linked && (await findLinkedUser(this.o.db, name, claims.sub)) !== principal.userId) {
       throw AppError.conflict('this external account is linked to another user');
+    }
+  }
+
+  /** The caller's linked external accounts. */
+  async links(principal: Principal) {
+    const rows = await linksOfUser(this.o.db, principal.userId);
+    return rows.map((r) => ({
+      provider: r.provider,
+      email: r.email,
+      created_at: r.created_at ? r.created_at.toISOString() : null,
+    }));
+  }
+
+  /** Unlinks the caller's accounts at `name`; 404 when none is linked. */
+  async unlink(principal: Principal, name: string): Promise<void> {
+    if ((await unlinkProvider(this.o.db, principal.userId, name)) === 0) {
+      throw AppError.notFound('linked account');
     }
   }
 }

@@ -5,7 +5,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError, messageOf } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { finish, type TokenAnswer } from './accountApi';
-import { callbackEndpoint, takeAttempt, type Attempt } from './oauthState';
+import { takeAttempt, type Attempt } from './oauthState';
 import { PublicCard } from './PublicCard';
 
 /** States already handed to the server: a state works once (StrictMode runs effects twice). */
@@ -46,7 +46,7 @@ export default function OAuthCallback() {
     }
     const iss = params.get('iss');
     const body = { code, state, ...(iss ? { iss } : {}) };
-    finish(callbackEndpoint(provider, attempt.purpose), body)
+    finish(provider, attempt.purpose, body)
       .then(async (answer) => {
         if (attempt.purpose === 'link') {
           message.success(t('account.linked.done'));

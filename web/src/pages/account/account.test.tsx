@@ -40,6 +40,7 @@ import Login from '../Login';
 import ForgotPassword from './ForgotPassword';
 import OAuthCallback from './OAuthCallback';
 import ResetPassword from './ResetPassword';
+import { LinkedAccounts } from './LinkedAccounts';
 import { rememberAttempt } from './oauthState';
 
 const ok = (data: unknown) => ({ status: 200, body: { code: 200, message: 'success', data } });
@@ -263,5 +264,35 @@ describe('forgot and reset pages', () => {
       token: 'tok-1',
       new_password: 'Lamp-9',
     });
+  });
+});
+
+describe('linked accounts', () => {
+  it('lists the linked accounts and unlinks one after confirming', async () => {
+    let links = [
+      { provider: 'github', email: 'ann@example.test', created_at: '2026-11-01T08:00:00Z' },
+    ];
+    server.answer = (method, path) => {
+      if (path === '/api/v1/login/oauth') return ok({ providers: ['github', 'oidc'] });
+      if (path === '/api/v1/me/oauth' && method === 'GET') return ok({ links });
+      if (path === '/api/v1/me/oauth/github' && method === 'DELETE') {
+        links = [];
+        return ok(null);
+      }
+      return undefined;
+    };
+    mount('/profile', [{ path: '/profile', element: <LinkedAccounts /> }]);
+    expect(await screen.findByText('Linked: GitHub')).toBeTruthy();
+    expect(screen.getByText(/ann@example\.test/)).toBeTruthy();
+    await submit('Unlink');
+    // Nothing is sent before the confirmation.
+    expect(server.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await submit(/^OK$/);
+    await waitFor(() => expect(screen.queryByText('Linked: GitHub')).toBeNull());
+    expect(server.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+      '/api/v1/me/oauth/github',
+    ]);
+    // The link buttons stay, one per provider.
+    expect(screen.getByRole('button', { name: 'Link GitHub' })).toBeTruthy();
   });
 });

@@ -1,15 +1,5 @@
 import { api, data } from '../../api/client';
-
-/**
- * Calls to the external sign-in routes, which exist only while OAUTH_LOGIN_ENABLED is on and so
- * are not in the generated schema. They go through the same client (token, device id, refresh,
- * ApiError on failure).
- */
-type LooseCall = (
-  path: string,
-  init?: { body?: unknown },
-) => Promise<{ data?: { data: unknown } | undefined }>;
-const loose = api as unknown as { GET: LooseCall; POST: LooseCall };
+import type { Purpose } from './oauthState';
 
 export interface StartAnswer {
   authorization_url: string;
@@ -21,28 +11,49 @@ export interface TokenAnswer {
   refresh_token: string;
 }
 
+export interface LinkedAccount {
+  provider: string;
+  email: string | null;
+  created_at: string | null;
+}
+
+const providerPath = (provider: string) => ({ params: { path: { provider } } });
+
 export async function enabledProviders(): Promise<string[]> {
   const answer = await data(api.GET('/api/v1/login/oauth'));
   return answer.providers;
 }
 
 export function startLogin(provider: string): Promise<StartAnswer> {
-  return data(
-    loose.GET(`/api/v1/login/oauth/${encodeURIComponent(provider)}`),
-  ) as Promise<StartAnswer>;
+  return data(api.GET('/api/v1/login/oauth/{provider}', providerPath(provider)));
 }
 
 export function startLink(provider: string): Promise<StartAnswer> {
-  return data(
-    loose.POST(`/api/v1/me/oauth/${encodeURIComponent(provider)}/link`),
-  ) as Promise<StartAnswer>;
+  return data(api.POST('/api/v1/me/oauth/{provider}/link', providerPath(provider)));
 }
 
-export function finish(
-  endpoint: string,
+/** Hands what the provider returned to the sign-in or the link callback, by the attempt's purpose. */
+export async function finish(
+  provider: string,
+  purpose: Purpose,
   body: { code: string; state: string; iss?: string },
 ): Promise<unknown> {
-  return data(loose.POST(endpoint, { body }));
+  if (purpose === 'login') {
+    return data(
+      api.POST('/api/v1/login/oauth/{provider}/callback', { ...providerPath(provider), body }),
+    );
+  }
+  // A failure throws (the client's error middleware); a link answers null.
+  await api.POST('/api/v1/me/oauth/{provider}/link/callback', { ...providerPath(provider), body });
+  return null;
+}
+
+export async function linkedAccounts(): Promise<LinkedAccount[]> {
+  return (await data(api.GET('/api/v1/me/oauth'))).links;
+}
+
+export async function unlink(provider: string): Promise<void> {
+  await api.DELETE('/api/v1/me/oauth/{provider}', providerPath(provider));
 }
 
 /** A provider's name as people know it (`oidc` is the organisation's own single sign-on). */

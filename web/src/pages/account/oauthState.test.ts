@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { callbackEndpoint, rememberAttempt, safePath, takeAttempt } from './oauthState';
+import { rememberAttempt, safePath, takeAttempt } from './oauthState';
 
 afterEach(() => sessionStorage.clear());
 
@@ -22,10 +22,5 @@ describe('external sign-in attempts kept per state', () => {
     expect(takeAttempt('s3')).toBeNull();
     expect(safePath('https://evil.example', '/todo')).toBe('/todo');
     expect(safePath('/profile', '/todo')).toBe('/profile');
-  });
-
-  it('finishes a link at the link callback and anything else at the login callback', () => {
-    expect(callbackEndpoint('github', 'link')).toBe('/api/v1/me/oauth/github/link/callback');
-    expect(callbackEndpoint('oidc', 'login')).toBe('/api/v1/login/oauth/oidc/callback');
   });
 });

@@ -33,13 +33,5 @@ export function takeAttempt(state: string): Attempt | null {
 
 /** Only a path inside the console: never an absolute URL another site could supply. */
 export function safePath(value: string | null, fallback: string): string {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : fallback;
-}
-
-/** The endpoint that finishes an attempt: signing in, unless the state was issued for linking. */
-export function callbackEndpoint(provider: string, purpose: Purpose): string {
-  const name = encodeURIComponent(provider);
-  return purpose === 'link'
-    ? `/api/v1/me/oauth/${name}/link/callback`
-    : `/api/v1/login/oauth/${name}/callback`;
+  return value && /^\/(?![/\\])/.test(value) ? value : fallback;
 }
