@@ -2177,6 +2177,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2254,6 +2255,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2338,6 +2340,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2450,6 +2453,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2534,6 +2538,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2618,6 +2623,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2749,6 +2755,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -3154,6 +3161,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3261,6 +3269,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3368,6 +3377,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3473,6 +3483,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3604,6 +3615,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3708,6 +3720,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3812,6 +3825,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3918,6 +3932,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -4023,6 +4038,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -4127,6 +4143,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };

@@ -186,7 +186,9 @@ export function InstanceView({
             {new Date(instance.created_at).toLocaleString()}
           </Descriptions.Item>
           <Descriptions.Item label={t('detail.initiator')}>
-            {t('people.user', { id: instance.initiator_id })}
+            <span data-testid="instance-initiator">
+              {instance.initiator_name ?? t('people.user', { id: instance.initiator_id })}
+            </span>
           </Descriptions.Item>
         </Descriptions>
         <FormValues form={instance.form} schema={schema} />
