@@ -87,14 +87,13 @@ function Chain({ node, ...props }: FlowEditorProps & { node: FlowNode | null | u
           data-testid={`designer-node-${node.id}`}
           role="button"
           tabIndex={0}
-          aria-label={t('designer.editNode', { name: node.name })}
           onClick={() => props.onSelect({ node })}
           onKeyDown={(e) => e.key === 'Enter' && props.onSelect({ node })}
           style={{ width: 240, borderColor: problems.length ? 'red' : undefined }}
           title={
             <Space>
               <Tag
-                color={node.type === 'start' ? 'blue' : node.type === 'cc' ? 'purple' : 'orange'}
+                color={node.type === 'start' ? 'blue' : node.type === 'cc' ? 'purple' : 'warning'}
               >
                 {t(`node.${node.type}`)}
               </Tag>
@@ -173,7 +172,7 @@ function BranchBlock({
       }}
     >
       <Space style={{ width: '100%', justifyContent: 'center', marginBottom: 8 }} wrap>
-        <Tag color="green">{t('node.branch')}</Tag>
+        <Tag color="success">{t('node.branch')}</Tag>
         <Button size="small" onClick={() => props.onSelect({ node })}>
           {node.name}
         </Button>

@@ -47,7 +47,8 @@ function DiagramNode({ data }: NodeProps<Node<DiagramNodeData>>) {
     done: token.colorSuccess,
     active: token.colorPrimary,
     suspended: token.colorWarning,
-    skipped: token.colorTextQuaternary,
+    // Readable text (4.5:1) for every state; a skipped node also has a dashed border.
+    skipped: token.colorTextSecondary,
     pending: token.colorTextSecondary,
   };
   const state = data.state;
@@ -66,7 +67,6 @@ function DiagramNode({ data }: NodeProps<Node<DiagramNodeData>>) {
         background: token.colorBgContainer,
         color: token.colorText,
         fontSize: 12,
-        opacity: state === 'skipped' ? 0.7 : 1,
       }}
     >
       <Handle type="target" position={Position.Top} style={{ visibility: 'hidden' }} />
@@ -140,7 +140,7 @@ export function RouteDiagram({
   const mode = useThemeMode();
   const { nodes, edges } = useMemo(() => layout(tree, people), [tree, people]);
   return (
-    <div style={{ height, width: '100%' }} role="img" aria-label={t('diagram.label')}>
+    <div style={{ height, width: '100%' }} role="figure" aria-label={t('diagram.label')}>
       <ReactFlow
         colorMode={mode}
         nodes={nodes}

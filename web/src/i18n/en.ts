@@ -107,7 +107,6 @@ const en = {
     none: 'There is no flow you may start',
     notStartable: 'This flow cannot be started by you (or no longer exists)',
     uncategorized: 'Other',
-    startOne: 'Start {{name}}',
     fields_one: '{{count}} field',
     fields_other: '{{count}} fields',
     title: 'New request: {{name}}',

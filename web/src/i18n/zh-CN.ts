@@ -104,7 +104,6 @@ const zhCN: Dictionary = {
     none: '没有您可以发起的流程',
     notStartable: '您不能发起此流程（或流程已不存在）',
     uncategorized: '其他',
-    startOne: '发起 {{name}}',
     fields_one: '{{count}} 个字段',
     fields_other: '{{count}} 个字段',
     title: '新申请：{{name}}',
