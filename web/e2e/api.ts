@@ -126,3 +126,16 @@ export async function startInstance(
   });
   return instance.id;
 }
+
+/** The caller's pending task on the instance (from their todo list). */
+export async function todoTaskOf(request: APIRequestContext, token: string, instanceId: number) {
+  const todo = await call<{ list: { id: number; instance_id: number }[] }>(
+    request,
+    token,
+    'GET',
+    '/api/v1/bpm/tasks/todo?page_size=100',
+  );
+  const task = todo.list.find((t) => t.instance_id === instanceId);
+  if (!task) throw new Error(`no pending task on instance ${instanceId}`);
+  return task.id;
+}
