@@ -69,6 +69,16 @@ const en = {
     location: 'Location',
     device: 'Device',
     newDevice: 'New device',
+    reason: {
+      wrong_password: 'Wrong password',
+      wrong_totp: 'Wrong verification code',
+      wrong_old_password: 'Wrong current password (password change)',
+      throttled: 'Too many attempts',
+      unknown_user: 'Unknown user',
+      unknown_tenant: 'Unknown tenant',
+      user_disabled: 'Account disabled',
+      tenant_disabled: 'Tenant disabled',
+    },
   },
   list: {
     title: 'Title',

@@ -66,6 +66,16 @@ const zhCN: Dictionary = {
     location: '地点',
     device: '设备',
     newDevice: '新设备',
+    reason: {
+      wrong_password: '密码错误',
+      wrong_totp: '动态验证码错误',
+      wrong_old_password: '原密码错误（修改密码）',
+      throttled: '尝试次数过多',
+      unknown_user: '用户不存在',
+      unknown_tenant: '租户不存在',
+      user_disabled: '账号已停用',
+      tenant_disabled: '租户已停用',
+    },
   },
   list: {
     title: '标题',
