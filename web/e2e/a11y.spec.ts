@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { apiLogin, chain, createUser, publishFlow, startInstance } from './api';
+import { audit } from './axe';
 import { signedIn, type Person } from './session';
 
 /**
@@ -27,29 +27,6 @@ test.beforeAll(async ({ request }) => {
   await startInstance(request, aliceApi.token, flow.key, 'a11y audit');
   await startInstance(request, aliceApi.token, flow.key, 'keyboard only');
 });
-
-/**
- * Serious and critical violations, one line each, so a failure says what and where. Measured
- * once the page is still (colours halfway through a fade-in are not what a reader sees); with
- * `within`, only that part (an open dialog: the page behind its mask is out of use).
- */
-async function audit(page: Page, within?: string) {
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  const builder = new AxeBuilder({ page });
-  if (within) builder.include(within);
-  const result = await builder.analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}; ${v.nodes[0]?.failureSummary ?? ''}`,
-    );
-}
 
 test('sign-in, start, todo, detail with an action form open and the designer pass axe', async ({
   browser,
@@ -80,6 +57,9 @@ test('sign-in, start, todo, detail with an action form open and the designer pas
 
   const designer = await signedIn(browser, admin, `/designer/${flow.id}`);
   await expect(designer.getByTestId('designer-node-lead')).toBeVisible();
+  expect.soft(await audit(designer)).toEqual([]);
+  await designer.getByRole('tab', { name: 'Settings' }).click();
+  await expect(designer.getByRole('switch', { name: 'Who may start it' })).toBeVisible();
   expect.soft(await audit(designer)).toEqual([]);
   await designer.context().close();
 });

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiLogin, call, createUser, uniq } from './api';
+import { audit } from './axe';
 import { signedIn, type Person } from './session';
 
 /**
@@ -119,6 +120,7 @@ test('starters, allowInitiator and nested conditions are edited, stored and appl
   await expect(
     drawer.getByTestId('condition-group-2').getByRole('textbox', { name: 'Value' }),
   ).toHaveCount(2);
+  expect(await audit(page, '.ant-drawer-open')).toEqual([]);
   await page.keyboard.press('Escape');
   await page.getByTestId('designer-publish').click();
   await expect(page.getByText('Only drafts can be edited')).toBeVisible();
