@@ -88,6 +88,9 @@ test('starters, allowInitiator and nested conditions are edited, stored and appl
   await row(page, inner, 1, 'Days (days)', '≤', '10');
   await page.getByTestId('drawer-apply').click();
   await expect(drawer).toHaveCount(0);
+  await expect(page.getByTestId('designer-branch-big')).toContainText(
+    'Amount gt ¥1000.00 OR (Days gte 3 AND Days lte 10)',
+  );
 
   // The step may be approved by the initiator herself.
   await page.getByTestId('designer-node-self').click();

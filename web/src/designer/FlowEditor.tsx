@@ -260,8 +260,11 @@ function BranchBlock({
 /** A condition in words, amounts in yuan as the designer typed them (stored in cents). */
 export function conditionText(c: Condition | undefined, schema: FormSchema): string {
   if (!c) return '';
-  if ('all' in c) return c.all.map((x) => conditionText(x, schema)).join(' AND ');
-  if ('any' in c) return c.any.map((x) => conditionText(x, schema)).join(' OR ');
+  // A nested group in parentheses, so "a OR (b AND c)" reads as it is evaluated.
+  const part = (x: Condition) =>
+    'field' in x ? conditionText(x, schema) : `(${conditionText(x, schema)})`;
+  if ('all' in c) return c.all.map(part).join(' AND ');
+  if ('any' in c) return c.any.map(part).join(' OR ');
   const field = schema.fields.find((f) => f.key === c.field);
   const show = (v: unknown) =>
     field?.type === 'amount' && typeof v === 'number' ? `¥${formatCents(v)}` : JSON.stringify(v);
