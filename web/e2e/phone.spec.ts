@@ -10,10 +10,33 @@ const admin: Person = { username: 'admin', password: 'admin123' };
 
 async function fitsTheScreen(page: Page) {
   await page.waitForLoadState('networkidle');
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.scrollingElement!.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
+  const { scrollWidth, innerWidth, wide } = await page.evaluate(() => {
+    // The elements sticking out, to say what to fix.
+    const out = (e: Element) => e.getBoundingClientRect().right > 390.5;
+    // Content scrolled or clipped inside a box that itself fits (a wide table) is fine.
+    const clipped = (e: Element) => {
+      for (let a = e.parentElement; a; a = a.parentElement) {
+        if (a === document.body || a === document.documentElement) return false;
+        if (getComputedStyle(a).overflowX !== 'visible' && !out(a)) return true;
+      }
+      return false;
+    };
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => out(e) && !clipped(e))
+      .filter((e) => ![...e.children].some(out))
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} (right edge ${Math.round(e.getBoundingClientRect().right)} px)`,
+      );
+    return {
+      scrollWidth: document.scrollingElement!.scrollWidth,
+      innerWidth: window.innerWidth,
+      wide,
+    };
+  });
+  expect(wide, 'elements wider than the screen').toEqual([]);
+  expect(innerWidth, 'laid out at the phone width').toBe(390);
   expect(scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(innerWidth);
 }
 
@@ -26,8 +49,6 @@ async function reachable(page: Page, locator: ReturnType<Page['locator']>) {
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(width);
 }
-
-test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 test('on a phone: todo, detail and the approve form fit the screen', async ({
   browser,
@@ -42,11 +63,12 @@ test('on a phone: todo, detail and the approve form fit the screen', async ({
     chain([{ id: 'lead', name: 'Team lead', users: [bob.id] }]),
   );
   const aliceApi = await apiLogin(request, alice.username, alice.password);
-  const id = await startInstance(request, aliceApi.token, flow.key, 'a phone-sized request');
+  await startInstance(request, aliceApi.token, flow.key, 'a phone-sized request');
 
+  // Not `isMobile`: a mobile browser zooms out to fit content wider than the screen, which
+  // would hide the very overflow this test looks for; the layout width stays 390 px here.
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
-    isMobile: true,
     hasTouch: true,
   });
   const page = await context.newPage();
@@ -59,6 +81,10 @@ test('on a phone: todo, detail and the approve form fit the screen', async ({
 
   const link = page.getByRole('link').filter({ hasText: flow.name }).first();
   await reachable(page, link);
+  // The menu button (the side menu is folded away on a phone) covers nothing of the page.
+  const menuButton = (await page.locator('.ant-layout-sider-zero-width-trigger').boundingBox())!;
+  const main = (await page.locator('main').boundingBox())!;
+  expect(menuButton.y + menuButton.height).toBeLessThanOrEqual(main.y);
   await fitsTheScreen(page);
   await link.click();
 
@@ -80,6 +106,5 @@ test('on a phone: todo, detail and the approve form fit the screen', async ({
   await expect(page.getByTestId('timeline')).toContainText('Approved from my phone');
   await expect(page).toHaveURL(new RegExp(`/(tasks|instances)/\\d+$`));
   await fitsTheScreen(page);
-  expect(id).toBeGreaterThan(0);
   await context.close();
 });
