@@ -7,12 +7,7 @@ import type { Page } from '@playwright/test';
  * `within`, only that part (an open dialog: the page behind its mask is out of use).
  */
 export async function audit(page: Page, within?: string) {
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
+  await settled(page);
   const builder = new AxeBuilder({ page });
   if (within) builder.include(within);
   const result = await builder.analyze();
@@ -22,4 +17,14 @@ export async function audit(page: Page, within?: string) {
       (v) =>
         `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}; ${v.nodes[0]?.failureSummary ?? ''}`,
     );
+}
+
+/** Loaded, and every finite animation or transition (a fade, the menu folding) has ended. */
+export async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
 }

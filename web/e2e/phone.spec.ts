@@ -90,6 +90,9 @@ test('on a phone: todo, detail and the approve form fit the screen', async ({
 
   await expect(page.getByTestId('timeline')).toBeVisible();
   await expect(page.getByTestId('instance-initiator')).toHaveText(alice.username);
+  // The route fits its card: every step of it is on the screen.
+  await reachable(page, page.getByTestId('diagram-node-start'));
+  await reachable(page, page.getByTestId('diagram-node-lead'));
   await fitsTheScreen(page);
   const approve = page.getByTestId('action-approve');
   await reachable(page, approve);
