@@ -1,10 +1,18 @@
 import { defineConfig } from '@playwright/test';
+import { CAPTCHA_ANSWER_PORT, CAPTCHA_PORT, PORT } from './e2e/ports';
 
-const PORT = Number(process.env.E2E_PORT ?? 18321);
+const serverEnv = {
+  DATA_DIR: 'memory://',
+  LOG_LEVEL: 'warn',
+  METRICS_ENABLED: 'false',
+};
 
 /**
  * End-to-end tests drive Debian's Chromium against the platform started as the README says, on
  * embedded defaults (in-memory PGlite so every run starts empty). `npm run e2e` at the root.
+ * Two projects: `default` against the platform with LOGIN_CAPTCHA=off (so the many sign-ins of
+ * the stories never meet a captcha), and `captcha` (e2e/captcha.spec.ts) against a second
+ * platform on E2E_CAPTCHA_PORT (default E2E_PORT + 1) with the default LOGIN_CAPTCHA.
  */
 export default defineConfig({
   testDir: 'e2e',
@@ -32,19 +40,37 @@ export default defineConfig({
     trace: 'off',
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    // The README's start command, minus the data directory: a fresh in-memory database.
-    command: 'npm start',
-    cwd: '..',
-    url: `http://127.0.0.1:${PORT}/api/v1/health/ready`,
-    timeout: 180_000,
-    reuseExistingServer: !process.env.CI,
-    env: {
-      PORT: String(PORT),
-      DATA_DIR: 'memory://',
-      LOG_LEVEL: 'warn',
-      METRICS_ENABLED: 'false',
-      LOGIN_CAPTCHA: 'off',
+  projects: [
+    { name: 'default', testIgnore: /captcha\.spec\.ts$/ },
+    {
+      name: 'captcha',
+      testMatch: /captcha\.spec\.ts$/,
+      use: { baseURL: `http://127.0.0.1:${CAPTCHA_PORT}` },
     },
-  },
+  ],
+  // Started one after the other: the first builds the server and the console the second uses.
+  webServer: [
+    {
+      // The README's start command, minus the data directory: a fresh in-memory database.
+      command: 'npm start',
+      cwd: '..',
+      url: `http://127.0.0.1:${PORT}/api/v1/health/ready`,
+      timeout: 180_000,
+      reuseExistingServer: !process.env.CI,
+      env: { ...serverEnv, PORT: String(PORT), LOGIN_CAPTCHA: 'off' },
+    },
+    {
+      command: 'npx tsx web/e2e/captcha-platform.ts',
+      cwd: '..',
+      url: `http://127.0.0.1:${CAPTCHA_PORT}/api/v1/health/ready`,
+      timeout: 180_000,
+      reuseExistingServer: !process.env.CI,
+      env: {
+        ...serverEnv,
+        PORT: String(CAPTCHA_PORT),
+        LOGIN_CAPTCHA: 'after_failures',
+        CAPTCHA_ANSWER_PORT: String(CAPTCHA_ANSWER_PORT),
+      },
+    },
+  ],
 });

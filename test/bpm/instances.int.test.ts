@@ -263,6 +263,46 @@ describe('a flow-form instance', () => {
     expect(late.status).toBe(409);
   });
 
+  it('names the initiator in every instance detail, read from the directory on each read', async () => {
+    const [initiator, approver] = [
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+    ];
+    const def = await publish(singleApproval([approver.id]));
+    const started = await start(initiator, def.key);
+    expect(started.body.data.initiator_name).toBe(initiator.username);
+    const id = started.body.data.id as number;
+    // The approver's detail, the task detail's instance and an action's answer name them too.
+    const detail = await platform.call('GET', `/api/v1/bpm/instances/${id}`, {
+      token: approver.token,
+    });
+    expect(detail.body.data).toMatchObject({
+      initiator_id: initiator.id,
+      initiator_name: initiator.username,
+    });
+    const task = await pendingTaskOf(approver, id);
+    const taskDetail = await platform.call('GET', `/api/v1/bpm/tasks/${task.id}`, {
+      token: approver.token,
+    });
+    expect(taskDetail.body.data.instance.initiator_name).toBe(initiator.username);
+    const canceled = await platform.call('POST', `/api/v1/bpm/instances/${id}/cancel`, {
+      token: initiator.token,
+      body: {},
+    });
+    expect(canceled.body.data).toMatchObject({
+      status: 'canceled',
+      initiator_name: initiator.username,
+    });
+    // Not a copy taken at start: once the user is gone the name is null.
+    const removed = await platform.call('DELETE', `/api/v1/users/${initiator.id}`, {
+      token: admin,
+    });
+    expect(removed.status).toBe(200);
+    const after = await platform.call('GET', `/api/v1/bpm/instances/${id}`, { token: admin });
+    expect(after.status).toBe(200);
+    expect(after.body.data.initiator_name).toBeNull();
+  });
+
   it('suspends on an empty assignee with a machine-readable reason; an admin resumes it', async () => {
     const [initiator, approver] = [
       await createUserWith(platform, []),

@@ -69,3 +69,73 @@ export async function createRole(
   });
   return role.id;
 }
+
+/** start → one approval step per entry, in order: `{id, name, users, ...node attributes}`. */
+export function chain(
+  steps: Array<{ id: string; name: string; users: number[]; [attr: string]: unknown }>,
+) {
+  let child: Record<string, unknown> | null = null;
+  for (const { id, name, users, ...attrs } of [...steps].reverse()) {
+    child = {
+      id,
+      name,
+      type: 'approval',
+      mode: 'or',
+      assignee: { type: 'users', userIds: users },
+      ...attrs,
+      child,
+    };
+  }
+  return { id: 'start', name: 'Start', type: 'start', child };
+}
+
+export const REASON_FORM = {
+  fields: [{ key: 'reason', label: 'Reason', type: 'textarea', required: true }],
+};
+
+/** Creates and publishes a flow-form definition through the API; answers its key and name. */
+export async function publishFlow(
+  request: APIRequestContext,
+  adminToken: string,
+  nodeTree: unknown,
+  extra: Record<string, unknown> = {},
+) {
+  const key = uniq('flow');
+  const name = `Flow ${key}`;
+  const created = await call<{ id: number }>(
+    request,
+    adminToken,
+    'POST',
+    '/api/v1/bpm/definitions',
+    { key, name, form_mode: 'flow', form_schema: REASON_FORM, node_tree: nodeTree, ...extra },
+  );
+  await call(request, adminToken, 'POST', `/api/v1/bpm/definitions/${created.id}/publish`);
+  return { id: created.id, key, name };
+}
+
+/** Starts an instance as `token`'s user; answers the instance id. */
+export async function startInstance(
+  request: APIRequestContext,
+  token: string,
+  key: string,
+  reason: string,
+) {
+  const instance = await call<{ id: number }>(request, token, 'POST', '/api/v1/bpm/instances', {
+    definition_key: key,
+    form: { reason },
+  });
+  return instance.id;
+}
+
+/** The caller's pending task on the instance (from their todo list). */
+export async function todoTaskOf(request: APIRequestContext, token: string, instanceId: number) {
+  const todo = await call<{ list: { id: number; instance_id: number }[] }>(
+    request,
+    token,
+    'GET',
+    '/api/v1/bpm/tasks/todo?page_size=100',
+  );
+  const task = todo.list.find((t) => t.instance_id === instanceId);
+  if (!task) throw new Error(`no pending task on instance ${instanceId}`);
+  return task.id;
+}

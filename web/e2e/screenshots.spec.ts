@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiLogin, call, createUser, uniq } from './api';
+import { settled } from './axe';
 import { signedIn } from './session';
 
 /**
@@ -12,7 +13,7 @@ test.describe.configure({ mode: 'serial' });
 const OUT = '../docs/screenshots';
 
 async function shoot(page: Page, name: string) {
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   await page.screenshot({ path: `${OUT}/${name}.png` });
 }
 

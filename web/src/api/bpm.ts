@@ -112,6 +112,8 @@ export interface InstanceDetail {
   definition_version: number;
   status: string;
   initiator_id: number;
+  /** The initiator's username; null when the user no longer exists. */
+  initiator_name: string | null;
   form: Record<string, unknown>;
   tasks: Task[];
   current_node_ids: string[];

@@ -2296,6 +2296,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2373,6 +2374,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2457,6 +2459,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2569,6 +2572,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2653,6 +2657,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2737,6 +2742,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -2868,6 +2874,7 @@ export interface operations {
                             } | null;
                             created_at: string;
                             finished_at: string | null;
+                            initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
                             };
@@ -3273,6 +3280,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3380,6 +3388,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3487,6 +3496,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3592,6 +3602,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3723,6 +3734,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3827,6 +3839,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -3931,6 +3944,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -4037,6 +4051,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -4142,6 +4157,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };
@@ -4246,6 +4262,7 @@ export interface operations {
                                 } | null;
                                 created_at: string;
                                 finished_at: string | null;
+                                initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
                                 };

@@ -13,6 +13,7 @@ import { ErrorState, LoadingState } from '../pages/states';
 import { FlowEditor } from './FlowEditor';
 import { FormDesigner } from './FormDesigner';
 import { NodeDrawer } from './NodeDrawer';
+import { StartersEditor, type Starters } from './StartersEditor';
 import {
   addBranch,
   editBranch,
@@ -71,6 +72,11 @@ function DesignerFor({ definition }: { definition: Definition }) {
   const [schema, setSchema] = useState<FormSchema>(definition.form_schema ?? { fields: [] });
   const [name, setName] = useState(definition.name);
   const [category, setCategory] = useState(definition.category ?? '');
+  // All lists empty (or none) means everyone: shown as such.
+  const [starters, setStarters] = useState<Starters>(() => {
+    const s = definition.starters ?? {};
+    return [s.user_ids, s.role_ids, s.dept_ids].some((l) => l?.length) ? s : {};
+  });
   const [selected, setSelected] = useState<{ node?: FlowNode; branch?: Branch } | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const [dryRun, setDryRun] = useState<SimulateResult | null>(null);
@@ -97,6 +103,7 @@ function DesignerFor({ definition }: { definition: Definition }) {
             category: category || null,
             form_schema: schema as never,
             node_tree: tree as never,
+            starters,
           },
         }),
       ),
@@ -253,20 +260,23 @@ function DesignerFor({ definition }: { definition: Definition }) {
             label: t('designer.tab.settings'),
             children: (
               <Form layout="vertical" style={{ maxWidth: 420 }}>
-                <Form.Item label={t('designer.name')}>
+                <Form.Item label={t('designer.name')} htmlFor="definition-name">
                   <Input
+                    id="definition-name"
                     value={name}
                     disabled={!editable}
                     onChange={(e) => setName(e.target.value)}
                   />
                 </Form.Item>
-                <Form.Item label={t('designer.category')}>
+                <Form.Item label={t('designer.category')} htmlFor="definition-category">
                   <Input
+                    id="definition-category"
                     value={category}
                     disabled={!editable}
                     onChange={(e) => setCategory(e.target.value)}
                   />
                 </Form.Item>
+                <StartersEditor value={starters} onChange={setStarters} disabled={!editable} />
               </Form>
             ),
           },

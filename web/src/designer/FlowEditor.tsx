@@ -87,14 +87,13 @@ function Chain({ node, ...props }: FlowEditorProps & { node: FlowNode | null | u
           data-testid={`designer-node-${node.id}`}
           role="button"
           tabIndex={0}
-          aria-label={t('designer.editNode', { name: node.name })}
           onClick={() => props.onSelect({ node })}
           onKeyDown={(e) => e.key === 'Enter' && props.onSelect({ node })}
           style={{ width: 240, borderColor: problems.length ? 'red' : undefined }}
           title={
             <Space>
               <Tag
-                color={node.type === 'start' ? 'blue' : node.type === 'cc' ? 'purple' : 'orange'}
+                color={node.type === 'start' ? 'blue' : node.type === 'cc' ? 'purple' : 'warning'}
               >
                 {t(`node.${node.type}`)}
               </Tag>
@@ -173,7 +172,7 @@ function BranchBlock({
       }}
     >
       <Space style={{ width: '100%', justifyContent: 'center', marginBottom: 8 }} wrap>
-        <Tag color="green">{t('node.branch')}</Tag>
+        <Tag color="success">{t('node.branch')}</Tag>
         <Button size="small" onClick={() => props.onSelect({ node })}>
           {node.name}
         </Button>
@@ -261,8 +260,11 @@ function BranchBlock({
 /** A condition in words, amounts in yuan as the designer typed them (stored in cents). */
 export function conditionText(c: Condition | undefined, schema: FormSchema): string {
   if (!c) return '';
-  if ('all' in c) return c.all.map((x) => conditionText(x, schema)).join(' AND ');
-  if ('any' in c) return c.any.map((x) => conditionText(x, schema)).join(' OR ');
+  // A nested group in parentheses, so "a OR (b AND c)" reads as it is evaluated.
+  const part = (x: Condition) =>
+    'field' in x ? conditionText(x, schema) : `(${conditionText(x, schema)})`;
+  if ('all' in c) return c.all.map(part).join(' AND ');
+  if ('any' in c) return c.any.map(part).join(' OR ');
   const field = schema.fields.find((f) => f.key === c.field);
   const show = (v: unknown) =>
     field?.type === 'amount' && typeof v === 'number' ? `¥${formatCents(v)}` : JSON.stringify(v);

@@ -1,9 +1,9 @@
-import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Branch, FlowNode, FormSchema } from '../api/bpm';
 import { UserPicker } from '../form/UserPicker';
-import { fromRows, OPS, toRows, type ConditionRow } from './conditions';
+import { ConditionEditor } from './ConditionEditor';
+import { fromGroup, toGroup, type ConditionGroup } from './conditions';
 import { RolePicker } from './RolePicker';
 
 export function NodeDrawer({
@@ -25,17 +25,18 @@ export function NodeDrawer({
   const { node, branch } = target;
 
   if (branch) {
-    const initial = toRows(branch.condition, schema);
     return (
       <Drawer open onClose={onClose} title={t('designer.editBranch')} size={520} destroyOnHidden>
         <Form
           form={form}
           layout="vertical"
-          initialValues={{ name: branch.name, join: initial.join, rows: initial.rows }}
-          onFinish={(v: { name: string; join: 'all' | 'any'; rows?: ConditionRow[] }) => {
+          initialValues={{ name: branch.name, condition: toGroup(branch.condition, schema) }}
+          onFinish={(v: { name: string; condition?: ConditionGroup }) => {
             onBranch(branch.id, {
               name: v.name,
-              ...(branch.default ? {} : { condition: fromRows(schema, v.join, v.rows ?? []) }),
+              ...(branch.default || !v.condition
+                ? {}
+                : { condition: fromGroup(schema, v.condition) }),
             });
             onClose();
           }}
@@ -47,66 +48,9 @@ export function NodeDrawer({
             <p>{t('designer.otherwiseHint')}</p>
           ) : (
             <>
-              <Form.Item name="join" label={t('designer.join')}>
-                <Radio.Group
-                  options={[
-                    { value: 'all', label: t('designer.all') },
-                    { value: 'any', label: t('designer.any') },
-                  ]}
-                />
+              <Form.Item name="condition" label={t('designer.condition')}>
+                <ConditionEditor schema={schema} />
               </Form.Item>
-              <Form.List name="rows">
-                {(fields, { add, remove }) => (
-                  <>
-                    {fields.map(({ key, name }) => (
-                      <Space key={key} align="baseline" wrap>
-                        <Form.Item
-                          name={[name, 'field']}
-                          rules={[{ required: true }]}
-                          aria-label={t('designer.condField')}
-                        >
-                          <Select
-                            aria-label={t('designer.condField')}
-                            style={{ width: 150 }}
-                            options={[
-                              ...fieldOptions,
-                              { value: 'initiator.dept_id', label: t('designer.initiatorDept') },
-                              { value: 'initiator.role_ids', label: t('designer.initiatorRoles') },
-                            ]}
-                          />
-                        </Form.Item>
-                        <Form.Item name={[name, 'op']} rules={[{ required: true }]}>
-                          <Select
-                            aria-label={t('designer.condOp')}
-                            style={{ width: 110 }}
-                            options={OPS.map((o) => ({ value: o, label: t(`designer.op.${o}`) }))}
-                          />
-                        </Form.Item>
-                        <Form.Item name={[name, 'value']}>
-                          <Input
-                            aria-label={t('designer.condValue')}
-                            style={{ width: 130 }}
-                            placeholder={t('designer.condValueHint')}
-                          />
-                        </Form.Item>
-                        <MinusCircleOutlined
-                          aria-label={t('common.remove')}
-                          onClick={() => remove(name)}
-                        />
-                      </Space>
-                    ))}
-                    <Button
-                      type="dashed"
-                      onClick={() =>
-                        add({ field: schema.fields[0]?.key ?? '', op: 'eq', value: '' })
-                      }
-                      icon={<PlusOutlined />}
-                    >
-                      {t('designer.addCondition')}
-                    </Button>
-                  </>
-                )}
-              </Form.List>
             </>
           )}
           <Button
@@ -149,6 +93,7 @@ export function NodeDrawer({
               mode: v.mode,
               onReject: v.onReject,
               allowBackPrev: v.allowBackPrev ?? false,
+              allowInitiator: v.allowInitiator ?? false,
               editableFields: v.editableFields ?? [],
               emptyAssignee: v.emptyAssignee,
               timeout: v.timeoutOn ? v.timeout : undefined,
@@ -274,6 +219,14 @@ export function NodeDrawer({
               valuePropName="checked"
             >
               <Switch />
+            </Form.Item>
+            <Form.Item
+              name="allowInitiator"
+              label={t('designer.allowInitiator')}
+              extra={t('designer.allowInitiatorHint')}
+              valuePropName="checked"
+            >
+              <Switch data-testid="allow-initiator" />
             </Form.Item>
             <Form.Item name="timeoutOn" label={t('designer.timeout')} valuePropName="checked">
               <Switch />

@@ -10,6 +10,8 @@ export function RolePicker(props: {
   value?: number[];
   onChange?: (v: number[]) => void;
   id?: string;
+  disabled?: boolean;
+  'aria-label'?: string;
 }) {
   const { t } = useTranslation();
   const { can } = useAuth();

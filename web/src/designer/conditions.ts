@@ -12,11 +12,20 @@ export interface ConditionRow {
   value?: string;
 }
 
-/** The builder edits a flat list joined by all/any; nested groups from elsewhere stay as they are. */
-export function toRows(
-  c: Condition | undefined,
-  schema: FormSchema,
-): { join: 'all' | 'any'; rows: ConditionRow[] } {
+/** A group of the builder: comparisons and nested groups joined by all (and) or any (or). */
+export interface ConditionGroup {
+  join: 'all' | 'any';
+  items: ConditionItem[];
+}
+export type ConditionItem = ConditionRow | ConditionGroup;
+
+export const isGroup = (item: ConditionItem): item is ConditionGroup => 'items' in item;
+
+/**
+ * The builder's tree for a stored condition: the server's `all` / `any` groups nest, and so do
+ * the builder's (a lone comparison is a group of one).
+ */
+export function toGroup(c: Condition | undefined, schema: FormSchema): ConditionGroup {
   const show = (field: string, v: unknown): string | undefined => {
     if (v === undefined) return undefined;
     const type = schema.fields.find((f) => f.key === field)?.type;
@@ -27,14 +36,15 @@ export function toRows(
     if (type === 'amount' && typeof v === 'number') return formatCents(v);
     return String(v);
   };
-  const row = (x: Condition): ConditionRow | null =>
-    'field' in x ? { field: x.field, op: x.op, value: show(x.field, x.value) } : null;
-  if (!c) return { join: 'all', rows: [] };
-  if ('all' in c)
-    return { join: 'all', rows: c.all.map(row).filter((r): r is ConditionRow => r !== null) };
-  if ('any' in c)
-    return { join: 'any', rows: c.any.map(row).filter((r): r is ConditionRow => r !== null) };
-  return { join: 'all', rows: [row(c)!] };
+  const item = (x: Condition): ConditionItem =>
+    'field' in x
+      ? { field: x.field, op: x.op, value: show(x.field, x.value) }
+      : 'all' in x
+        ? { join: 'all', items: x.all.map(item) }
+        : { join: 'any', items: x.any.map(item) };
+  if (!c) return { join: 'all', items: [] };
+  const top = item(c);
+  return isGroup(top) ? top : { join: 'all', items: [top] };
 }
 
 /** Typed text to the value the server compares: numbers, cents for amounts, booleans, lists. */
@@ -57,16 +67,18 @@ function toValue(schema: FormSchema, row: ConditionRow): unknown {
   return one(text);
 }
 
-export function fromRows(
-  schema: FormSchema,
-  join: 'all' | 'any',
-  rows: ConditionRow[],
-): Condition | undefined {
-  const list: Condition[] = rows.map((r) => {
-    const value = toValue(schema, r);
-    return value === undefined ? { field: r.field, op: r.op } : { field: r.field, op: r.op, value };
-  });
+/** The stored condition of a builder tree; empty groups are left out, a group of one is its item. */
+export function fromGroup(schema: FormSchema, group: ConditionGroup): Condition | undefined {
+  const list = group.items
+    .map((item): Condition | undefined => {
+      if (isGroup(item)) return fromGroup(schema, item);
+      const value = toValue(schema, item);
+      return value === undefined
+        ? { field: item.field, op: item.op }
+        : { field: item.field, op: item.op, value };
+    })
+    .filter((c): c is Condition => c !== undefined);
   if (list.length === 0) return undefined;
   if (list.length === 1) return list[0];
-  return join === 'all' ? { all: list } : { any: list };
+  return group.join === 'all' ? { all: list } : { any: list };
 }

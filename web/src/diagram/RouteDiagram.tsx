@@ -12,13 +12,14 @@ import {
   Handle,
   Position,
   ReactFlow,
+  type ReactFlowInstance,
   type Edge,
   type Node,
   type NodeProps,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { theme, Typography } from 'antd';
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FlowNode, NodeState } from '../api/bpm';
 import { useThemeMode } from '../theme';
@@ -47,7 +48,8 @@ function DiagramNode({ data }: NodeProps<Node<DiagramNodeData>>) {
     done: token.colorSuccess,
     active: token.colorPrimary,
     suspended: token.colorWarning,
-    skipped: token.colorTextQuaternary,
+    // Readable text (4.5:1) for every state; a skipped node also has a dashed border.
+    skipped: token.colorTextSecondary,
     pending: token.colorTextSecondary,
   };
   const state = data.state;
@@ -66,7 +68,6 @@ function DiagramNode({ data }: NodeProps<Node<DiagramNodeData>>) {
         background: token.colorBgContainer,
         color: token.colorText,
         fontSize: 12,
-        opacity: state === 'skipped' ? 0.7 : 1,
       }}
     >
       <Handle type="target" position={Position.Top} style={{ visibility: 'hidden' }} />
@@ -139,9 +140,20 @@ export function RouteDiagram({
   const { t } = useTranslation();
   const mode = useThemeMode();
   const { nodes, edges } = useMemo(() => layout(tree, people), [tree, people]);
+  const box = useRef<HTMLDivElement>(null);
+  const [flow, setFlow] = useState<ReactFlowInstance<Node<DiagramNodeData>> | null>(null);
+  // Fitted again whenever the box changes size (a phone's narrow column settles after the
+  // first fit), so the route is never left half outside its card.
+  useEffect(() => {
+    if (!flow || !box.current) return;
+    const observer = new ResizeObserver(() => void flow.fitView());
+    observer.observe(box.current);
+    return () => observer.disconnect();
+  }, [flow]);
   return (
-    <div style={{ height, width: '100%' }} role="img" aria-label={t('diagram.label')}>
+    <div ref={box} style={{ height, width: '100%' }} role="figure" aria-label={t('diagram.label')}>
       <ReactFlow
+        onInit={setFlow}
         colorMode={mode}
         nodes={nodes}
         edges={edges}

@@ -11,6 +11,7 @@ interface Props {
   onChange?: (value: number[] | number) => void;
   multiple?: boolean;
   id?: string;
+  disabled?: boolean;
   'aria-label'?: string;
 }
 

@@ -83,6 +83,8 @@ export default function AppLayout() {
       <Layout.Sider
         breakpoint="md"
         collapsedWidth={phone ? 0 : 64}
+        // On a phone the menu button sits in the header's empty left side, not over the page.
+        zeroWidthTriggerStyle={{ top: 12 }}
         collapsible
         collapsed={collapsed}
         onCollapse={setCollapsed}
@@ -162,9 +164,8 @@ export default function AppLayout() {
           </Space>
         </Layout.Header>
         <Layout.Content style={{ margin: phone ? 8 : 16 }}>
-          <main>
-            <Outlet />
-          </main>
+          {/* Layout.Content is the page's one <main> landmark. */}
+          <Outlet />
         </Layout.Content>
       </Layout>
     </Layout>

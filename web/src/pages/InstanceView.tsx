@@ -137,6 +137,7 @@ export function InstanceView({
     const names = new Map<number, string>();
     for (const e of timeline.data ?? [])
       if (e.operator_id) names.set(e.operator_id, e.operator_name);
+    if (instance.initiator_name) names.set(instance.initiator_id, instance.initiator_name);
     if (me) names.set(me.id, me.nickname || me.username);
     const out: PeopleByNode = {};
     for (const task of instance.tasks) {
@@ -146,7 +147,7 @@ export function InstanceView({
       if (!list.includes(who)) list.push(who);
     }
     return out;
-  }, [timeline.data, me, instance.tasks, t]);
+  }, [timeline.data, me, instance.initiator_id, instance.initiator_name, instance.tasks, t]);
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -186,7 +187,9 @@ export function InstanceView({
             {new Date(instance.created_at).toLocaleString()}
           </Descriptions.Item>
           <Descriptions.Item label={t('detail.initiator')}>
-            {t('people.user', { id: instance.initiator_id })}
+            <span data-testid="instance-initiator">
+              {instance.initiator_name ?? t('people.user', { id: instance.initiator_id })}
+            </span>
           </Descriptions.Item>
         </Descriptions>
         <FormValues form={instance.form} schema={schema} />

@@ -73,7 +73,9 @@ export default function Profile() {
                   v ? (
                     <Tag color="success">{t('profile.success')}</Tag>
                   ) : (
-                    <Tag color="error">{r.reason ?? t('profile.failed')}</Tag>
+                    <Tag color="error">
+                      {r.reason ? t(`profile.reason.${r.reason}`, r.reason) : t('profile.failed')}
+                    </Tag>
                   ),
               },
               { title: t('profile.ip'), dataIndex: 'ip' },

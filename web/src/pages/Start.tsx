@@ -46,7 +46,7 @@ export default function Start() {
           <Row gutter={[16, 16]}>
             {list.map((d) => (
               <Col key={d.id} xs={24} sm={12} lg={8} xl={6}>
-                <Link to={`/start/${d.id}`} aria-label={t('start.startOne', { name: d.name })}>
+                <Link to={`/start/${d.id}`}>
                   <Card hoverable size="small" title={d.name} data-testid={`startable-${d.key}`}>
                     <Space wrap>
                       <Tag>{d.key}</Tag>

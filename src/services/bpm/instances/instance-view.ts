@@ -22,6 +22,8 @@ import type { InstanceDetailView, InstanceItemView, TaskView } from './instances
 export interface Viewer {
   actor: Actor;
   nodeIds: string[];
+  /** The initiator's name as the directory knows it (null when the user no longer exists). */
+  initiatorName: string | null;
 }
 
 export const actorOf = (p: Principal): Actor => ({
@@ -117,6 +119,7 @@ export function instanceDetail(loaded: Loaded, viewer: Viewer): InstanceDetailVi
   const names = new Map(allNodes(tree).map((n) => [n.id, n.name]));
   return {
     ...toInstanceItem(instance),
+    initiator_name: viewer.initiatorName,
     form: visibleForm(tree, state, viewer),
     tasks: state.tasks.map((t) => taskViewOf(t, instance.id, names)),
     current_node_ids: [

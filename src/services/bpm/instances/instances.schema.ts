@@ -104,6 +104,8 @@ export const taskView = z.object({
 });
 
 export const instanceDetailView = instanceItemView.extend({
+  /** The initiator's username, read from the directory; null when the user no longer exists. */
+  initiator_name: z.string().nullable(),
   form: z.record(z.string(), z.unknown()),
   tasks: z.array(taskView),
   current_node_ids: z.array(z.string()),

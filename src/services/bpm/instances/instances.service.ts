@@ -93,7 +93,10 @@ export class InstancesService {
     const nodeIds = [...new Set([...held, ...reached])];
     if (!principal.platformAdmin && state.initiatorId !== me && nodeIds.length === 0)
       throw AppError.notFound('instance');
-    return { actor: actorOf(principal), nodeIds };
+    const initiator = await this.o
+      .directoryOf<BpmTables>(principal.tenantId, db)
+      .profile(state.initiatorId);
+    return { actor: actorOf(principal), nodeIds, initiatorName: initiator?.username ?? null };
   }
 
   /** Loads an instance the caller may see, with their viewer, else 404. */
@@ -139,7 +142,11 @@ export class InstancesService {
       selectedAssignees: input.selected_assignees ?? {},
       checkStarter: true,
     });
-    return instanceDetail(started, { actor: actorOf(principal), nodeIds: [] });
+    return instanceDetail(started, {
+      actor: actorOf(principal),
+      nodeIds: [],
+      initiatorName: principal.username,
+    });
   }
 
   /**
