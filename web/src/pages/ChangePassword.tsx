@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client';
 import { useAuth } from '../auth/AuthContext';
+import { NewPasswordFields } from '../form/NewPasswordFields';
 import { showServerErrors } from '../form/serverErrors';
 
 interface PasswordForm {
@@ -53,29 +54,7 @@ export default function ChangePassword() {
         >
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item
-          name="new_password"
-          label={t('password.new')}
-          rules={[required(t('password.new'))]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t('password.confirm')}
-          dependencies={['new_password']}
-          rules={[
-            required(t('password.confirm')),
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || getFieldValue('new_password') === value
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('password.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields />
         <Button type="primary" htmlType="submit" loading={change.isPending}>
           {t('common.save')}
         </Button>

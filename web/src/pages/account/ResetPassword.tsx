@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
+import { NewPasswordFields } from '../../form/NewPasswordFields';
 import { showServerErrors } from '../../form/serverErrors';
 import { PublicCard } from './PublicCard';
 
@@ -58,30 +59,7 @@ export default function ResetPassword() {
         >
           <Input autoComplete="off" spellCheck={false} />
         </Form.Item>
-        <Form.Item
-          name="new_password"
-          label={t('password.new')}
-          extra={t('account.reset.policy')}
-          rules={[required(t('password.new'))]}
-        >
-          <Input.Password autoComplete="new-password" autoFocus />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t('password.confirm')}
-          dependencies={['new_password']}
-          rules={[
-            required(t('password.confirm')),
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || getFieldValue('new_password') === value
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('password.mismatch'))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields extra={t('account.reset.policy')} autoFocus />
         <Button type="primary" htmlType="submit" block loading={reset.isPending}>
           {t('account.reset.submit')}
         </Button>
