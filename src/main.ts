@@ -105,13 +105,14 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (err: unknown) => {
-    if (err instanceof ConfigError) {
-      console.error(`approva: refusing to start: ${err.message}`);
-    } else {
-      console.error(
-        `approva: failed to start: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
+    // Straight to stderr, not through console: console goes into the JSON log once main has
+    // routed it, and this line is for the person who ran the command.
+    const reason = err instanceof Error ? err.message : String(err);
+    process.stderr.write(
+      err instanceof ConfigError
+        ? `approva: refusing to start: ${reason}\n`
+        : `approva: failed to start: ${reason}\n`,
+    );
     process.exit(1);
   },
 );

@@ -49,12 +49,16 @@ const asId = (value: unknown) =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
 const asText = (value: unknown) => (typeof value === 'string' ? value : null);
 
-/** The operation-log entry of one answered request. */
+/**
+ * The operation-log entry of one answered request, timed when the request arrived: the hook runs
+ * after the answer is sent, so a client could otherwise see its answer before the time its own
+ * entry carries.
+ */
 export function entryOf(
   request: FastifyRequest,
   reply: FastifyReply,
   responsePayload: unknown,
-  now = new Date(),
+  now = Date.now(),
 ): OperationLogEntry {
   const path = request.url.split('?')[0]!;
   // Parsed only when small (bounded work); larger answers are cut and masked as text.
@@ -90,7 +94,7 @@ export function entryOf(
     requestId: request.id,
     requestBody: maskBody(body, masking),
     responseBody: maskBody(response, masking),
-    createdAt: now,
+    createdAt: new Date(now - Math.max(0, reply.elapsedTime)),
   };
 }
 
