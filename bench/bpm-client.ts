@@ -68,14 +68,26 @@ export async function login(api: Api, username: string, password: string): Promi
   return data.access_token;
 }
 
-/** A plain user (no role: starting a definition without starters and approving need none). */
+/**
+ * A plain user (no role: starting a definition without starters and approving need none),
+ * signed in. An administrator-created user must change the password at first sign-in: the
+ * change is made to a temporary password and back, and the session goes on.
+ */
 export async function createUser(api: Api, admin: string, username: string): Promise<User> {
   const user = await api.ok<{ id: number }>('POST', '/api/v1/users', admin, {
     username,
     password: PASSWORD,
     role_ids: [],
   });
-  return { id: user.id, username, token: await login(api, username, PASSWORD) };
+  const token = await login(api, username, PASSWORD);
+  const temporary = `${PASSWORD}-first-change`;
+  for (const [from, to] of [
+    [PASSWORD, temporary],
+    [temporary, PASSWORD],
+  ]) {
+    await api.ok('POST', '/api/v1/me/password', token, { old_password: from, new_password: to });
+  }
+  return { id: user.id, username, token };
 }
 
 const FORM_SCHEMA = {
