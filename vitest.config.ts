@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // `.ci/run`'s real-servers pass: a skipped test there is a real-server test that did not run.
+    ...(process.env.REQUIRE_REAL_SERVERS === '1'
+      ? { reporters: ['default', './test/helpers/no-skips.reporter.ts'] }
+      : {}),
     projects: [
       {
         test: {

@@ -11,6 +11,7 @@ import type {
   LoginLogTables,
 } from '../../src/services/audit/login-logs/login-logs.repo.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { realServers } from '../helpers/real-servers.js';
 
 let platform: TestPlatform;
 let db: LoginLogDb;
@@ -165,7 +166,7 @@ describe(`a login-log consumer that dies between storing and acknowledging (${ba
     },
   );
 
-  it.skipIf(!process.env.DATABASE_URL)(
+  it.runIf(realServers.database)(
     'survives a SIGKILL of the consumer process after the store, before the ack',
     async () => {
       const subject = `auth.test.${uniq('kill')}`;

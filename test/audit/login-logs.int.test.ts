@@ -12,6 +12,7 @@ import { durableName } from '../../src/platform/stream/jetstream-consumer.js';
 import type { LoginLogTables } from '../../src/services/audit/login-logs/login-logs.repo.js';
 import { createUser, dataOf, PASSWORD } from '../identity/identity-fixtures.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { realServers } from '../helpers/real-servers.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -340,7 +341,7 @@ describe(`the durable consumer (${process.env.NATS_URL ? 'JetStream' : 'table st
 });
 
 describe('the login-log consumer on JetStream', () => {
-  it.skipIf(!process.env.NATS_URL)(
+  it.runIf(realServers.nats)(
     'is a durable pull consumer with explicit ack and at most 5 deliveries',
     async () => {
       const { jetstreamManager } = await import('@nats-io/jetstream');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForEvent } from '../helpers/events.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { realServers } from '../helpers/real-servers.js';
 
 let platform: TestPlatform;
 
@@ -79,7 +80,7 @@ describe('login events', () => {
 });
 
 describe('the stream', () => {
-  it.skipIf(!process.env.NATS_URL)('keeps login events for 7 days on JetStream', async () => {
+  it.runIf(realServers.nats)('keeps login events for 7 days on JetStream', async () => {
     const { jetstreamManager } = await import('@nats-io/jetstream');
     const { connect } = await import('@nats-io/transport-node');
     const nc = await connect({ servers: platform.settings.nats.url });

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { onRealServers } from '../helpers/real-servers.js';
 
 // Two replicas of the whole platform on one PostgreSQL, Redis and NATS: what an administrator
 // does on one ends the user's sessions on the other at once (the user cache is shared in Redis,
 // and refresh reads the user past the cache). Real servers only: embedded replicas share nothing.
-const onRealServers = Boolean(
-  process.env.DATABASE_URL && process.env.REDIS_URL && process.env.NATS_URL,
-);
 const PASSWORD = 'Str0ng-Passw0rd!';
 
 describe.runIf(onRealServers)('revocation across replicas', () => {

@@ -7,6 +7,7 @@ import { UNANSWERED } from '../../src/platform/stream/jetstream-dead-letters.js'
 import { durableName, maxDeliveriesSubject } from '../../src/platform/stream/jetstream-setup.js';
 import type { DeadMessage } from '../../src/platform/stream/stream.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { realServers } from '../helpers/real-servers.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ async function until(probe: () => boolean | Promise<boolean>, timeoutMs = 20_000
 }
 
 describe('a JetStream consumer that dies during the last delivery', () => {
-  it.skipIf(!process.env.NATS_URL)(
+  it.runIf(realServers.nats)(
     'has the message recorded as dead once, from the max-deliveries advisory kept in the stream',
     async () => {
       const event = `auth.test.${uniq('lastgasp')}`;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneStreamMessages } from '../../src/platform/stream/table-prune.js';
 import { STREAM_MAX_AGE_MS } from '../../src/platform/stream/stream.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { realServers } from '../helpers/real-servers.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -76,25 +77,28 @@ describe('pruning the table stream', () => {
     await sql`DELETE FROM stream_consumers WHERE name IN (${a}, ${b})`.execute(db);
   });
 
-  it.skipIf(!!process.env.NATS_URL)('is run by a table-stream consumer', async () => {
-    const db = platform.kernel.database.db;
-    const old = await oldMessage(`prune.test.${uniq('s')}`, 8 * DAY);
-    await until(async () => {
-      const { rows } = await sql<{ n: number }>`
+  // Only the table stream prunes this way (JetStream keeps its own max age): on NATS the platform
+  // has no table-stream consumer, so the case is not declared rather than skipped.
+  if (!realServers.nats)
+    it('is run by a table-stream consumer', async () => {
+      const db = platform.kernel.database.db;
+      const old = await oldMessage(`prune.test.${uniq('s')}`, 8 * DAY);
+      await until(async () => {
+        const { rows } = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM stream_consumers WHERE cursor < ${old}`.execute(db);
-      return rows[0]!.n === 0;
+        return rows[0]!.n === 0;
+      });
+      // Its first round passes the message itself, then prunes.
+      const consumer = platform.kernel.stream.consume(
+        uniq('pruner'),
+        [`prune.test.${uniq('other')}`],
+        async () => undefined,
+        { pollIntervalMs: 50 },
+      );
+      try {
+        await until(async () => (await remaining([old])).length === 0);
+      } finally {
+        await consumer.stop();
+      }
     });
-    // Its first round passes the message itself, then prunes.
-    const consumer = platform.kernel.stream.consume(
-      uniq('pruner'),
-      [`prune.test.${uniq('other')}`],
-      async () => undefined,
-      { pollIntervalMs: 50 },
-    );
-    try {
-      await until(async () => (await remaining([old])).length === 0);
-    } finally {
-      await consumer.stop();
-    }
-  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onRealServers } from '../helpers/real-servers.js';
 import {
   callbackReceiver,
   INTERNAL_TOKEN,
@@ -26,11 +27,6 @@ const callbacksTo = (url: string) => ({
 });
 
 type Receiver = Awaited<ReturnType<typeof callbackReceiver>>;
-
-/** The layout needs the real servers; `.ci/run` always gives them. */
-const onRealServers = Boolean(
-  process.env.DATABASE_URL && process.env.REDIS_URL && process.env.NATS_URL,
-);
 
 async function signIn(topology: Topology, username = 'admin', password = 'admin123') {
   const res = await topology.call('POST', '/api/v1/login', { body: { username, password } });
