@@ -157,6 +157,14 @@ test('an approver approves one request and rejects the other, a comment being re
   browser,
 }) => {
   const page = await signedIn(browser, bob);
+  // Every action request the page sends, with its Idempotency-Key: one click, one request.
+  const sent: { action: string; key: string | undefined }[] = [];
+  page.on('request', (request) => {
+    const action = /\/api\/v1\/bpm\/tasks\/\d+\/(\w+)$/.exec(new URL(request.url()).pathname);
+    if (request.method() === 'POST' && action) {
+      sent.push({ action: action[1]!, key: request.headers()['idempotency-key'] });
+    }
+  });
   await expect(page).toHaveTitle(/^\(2\) /);
   await page
     .getByRole('link', { name: /conference|Trip/ })
@@ -181,6 +189,8 @@ test('an approver approves one request and rejects the other, a comment being re
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Rejected').first()).toBeVisible();
   await expect(page.getByTestId('timeline')).toContainText('Take the bus');
+  // The refusal for the missing comment came from the form, not the server: one reject sent.
+  expect(sent.map((r) => r.action)).toEqual(['reject']);
 
   // The conference request: approve; the branch sends it on to carol.
   await page.goto('/todo');
@@ -193,6 +203,8 @@ test('an approver approves one request and rejects the other, a comment being re
   await page.getByTestId('action-comment').fill('Fine by me');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByTestId('timeline')).toContainText('Fine by me');
+  expect(sent.map((r) => r.action)).toEqual(['reject', 'approve']);
+  expect(new Set(sent.map((r) => r.key)).size).toBe(2);
   await expect(
     page.locator('[data-testid^="diagram-node-approve_"][data-state="done"]'),
   ).toHaveCount(1);

@@ -3,6 +3,7 @@ import { Alert, App, Button, Form, Input, Modal, Radio, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
+import { useIdempotencyKey } from '../api/idempotency';
 import type { ActionName, FormSchema, InstanceDetail } from '../api/bpm';
 import { FormRenderer } from '../form/FormRenderer';
 import { fromSnapshot, toSubmission } from '../form/rules';
@@ -135,10 +136,11 @@ function ActionModal({
       ? { fields: schema.fields.filter((f) => editableFields.includes(f.key)) }
       : null;
 
+  const idempotency = useIdempotencyKey();
   const run = useMutation({
     mutationFn: async (v: ActionValues) => {
       const comment = v.comment?.trim() ? v.comment : undefined;
-      const headers = { 'idempotency-key': crypto.randomUUID() };
+      const headers = idempotency.headers();
       const task = { params: { path: { id: taskId ?? 0 } }, headers };
       const inst = { params: { path: { id: instance.id } }, headers };
       switch (action) {
@@ -192,6 +194,7 @@ function ActionModal({
           });
       }
     },
+    onSettled: (_data, error) => idempotency.settled(error ?? undefined),
     onSuccess: async () => {
       message.success(t('action.done', { action: t(`action.${action}`) }));
       await queryClient.invalidateQueries();
@@ -213,7 +216,6 @@ function ActionModal({
         htmlType: 'submit',
         form: 'action-form',
       }}
-      onOk={() => form.submit()}
       destroyOnHidden
       width={action === 'resubmit' ? 640 : 480}
     >
@@ -224,7 +226,9 @@ function ActionModal({
         id="action-form"
         form={form}
         layout="vertical"
-        onFinish={(v) => run.mutate(v)}
+        onFinish={(v) => {
+          if (!run.isPending) run.mutate(v);
+        }}
         initialValues={
           (action === 'resubmit' || editSchema) && schema ? fromSnapshot(schema, instance.form) : {}
         }

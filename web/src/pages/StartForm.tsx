@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { useAuth } from '../auth/AuthContext';
 import { api, data } from '../api/client';
+import { useIdempotencyKey } from '../api/idempotency';
 import type { ApprovalNode, Definition, FlowNode, SimulateResult } from '../api/bpm';
 import { walkTree } from '../diagram/tree';
 import { FormRenderer } from '../form/FormRenderer';
@@ -85,6 +86,7 @@ function StartDefinition({ definition }: { definition: Definition }) {
     },
   });
 
+  const idempotency = useIdempotencyKey();
   const start = useMutation({
     mutationFn: (values: Record<string, unknown>) => {
       const b = body(values);
@@ -98,10 +100,11 @@ function StartDefinition({ definition }: { definition: Definition }) {
               ? { selected_assignees: b.selected_assignees }
               : {}),
           },
-          headers: { 'idempotency-key': crypto.randomUUID() },
+          headers: idempotency.headers(),
         }),
       ) as Promise<{ id: number }>;
     },
+    onSettled: (_data, error) => idempotency.settled(error ?? undefined),
     onSuccess: async (instance) => {
       message.success(t('start.started'));
       await queryClient.invalidateQueries({ queryKey: ['list'] });
@@ -128,7 +131,9 @@ function StartDefinition({ definition }: { definition: Definition }) {
           <Form
             form={form}
             layout="vertical"
-            onFinish={(v) => start.mutate(v)}
+            onFinish={(v) => {
+              if (!start.isPending) start.mutate(v);
+            }}
             onValuesChange={() => setPreview(null)}
           >
             <Form.Item
