@@ -342,4 +342,104 @@ describe('timeout scanner', () => {
     const timeline = await timelineOf(instanceId, initiator.token);
     expect(timeline.filter((e) => e.action === 'remind')).toHaveLength(1);
   });
+
+  /** A two-step flow whose first step has a long `action` timeout; the test makes deadlines pass. */
+  async function twoSteps(action: 'remind' | 'auto_reject') {
+    const [initiator, first, second, other] = [
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+    ];
+    const step = (id: string, userId: number, extra: Record<string, unknown> = {}) => ({
+      id,
+      type: 'approval',
+      name: id,
+      assignee: { type: 'users', userIds: [userId] },
+      mode: 'or',
+      ...extra,
+    });
+    const created = await createDefinition(platform, admin, {
+      node_tree: {
+        id: 'start',
+        type: 'start',
+        name: 'Submit',
+        child: {
+          ...step('first', first.id, { timeout: { hours: 100, action } }),
+          child: { ...step('second', second.id), child: null },
+        },
+      },
+    });
+    await platform.call('POST', `/api/v1/bpm/definitions/${created.body.data.id}/publish`, {
+      token: admin,
+    });
+    const started = await platform.call('POST', '/api/v1/bpm/instances', {
+      token: initiator.token,
+      body: { definition_key: created.body.data.key, form: { reason: 'r', days: 1 } },
+    });
+    const instanceId = started.body.data.id as number;
+    const runner = new InstanceRunner({
+      db: db(),
+      directoryOf: testDirectoryOf(db()),
+      notify: { enabled: false },
+    });
+    const scanner = new TimeoutScanner({ db: db(), runner, logger: createLogger('silent') });
+    const detail = async () =>
+      (await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, { token: admin })).body
+        .data;
+    const firstTask = async () =>
+      (await detail()).tasks.find((t: any) => t.node_id === 'first' && t.status === 'pending');
+    /** The first step's deadline passes (as hours would). */
+    const overdue = () =>
+      db()
+        .updateTable('bpm_tasks')
+        .set({ due_at: new Date(Date.now() - 1000) })
+        .where('instance_id', '=', instanceId)
+        .where('node_id', '=', 'first')
+        .execute();
+    return { instanceId, initiator, first, other, scanner, detail, firstTask, overdue };
+  }
+
+  it('re-arms a withdrawn approval\u2019s deadline: a passed one does not auto-reject it', async () => {
+    const flow = await twoSteps('auto_reject');
+    const task = await flow.firstTask();
+    await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
+      token: flow.first.token,
+      body: {},
+    });
+    // While the approval stood, the step's 100 hours went by.
+    await flow.overdue();
+    const withdrawn = await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/withdraw`, {
+      token: flow.first.token,
+      body: {},
+    });
+    expect(withdrawn.status).toBe(200);
+    await flow.scanner.runOnce();
+    const detail = await flow.detail();
+    expect(detail.status).toBe('running');
+    const reopened = detail.tasks.find((t: any) => t.id === task.id);
+    expect(reopened.status).toBe('pending');
+    expect(Date.parse(reopened.due_at)).toBeGreaterThan(Date.now() + 99 * 3_600_000);
+  });
+
+  it('reminds again once a reminded task is in new hands', async () => {
+    const flow = await twoSteps('remind');
+    await flow.overdue();
+    await flow.scanner.runOnce();
+    const reminders = async () =>
+      (await timelineOf(flow.instanceId, flow.initiator.token)).filter((e) => e.action === 'remind')
+        .length;
+    expect(await reminders()).toBe(1);
+    const task = await flow.firstTask();
+    const moved = await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/transfer`, {
+      token: flow.first.token,
+      body: { to_user_id: flow.other.id },
+    });
+    expect(moved.status).toBe(200);
+    await flow.scanner.runOnce();
+    expect(await reminders()).toBe(2);
+    // Handled for the new holder: later scans leave it be.
+    await flow.scanner.runOnce();
+    expect(await reminders()).toBe(2);
+  });
 });

@@ -67,6 +67,30 @@ describe('withdraw', () => {
     expect(logActions(effects)).toEqual(['withdraw']);
   });
 
+  it('re-arms the node\u2019s timeout from the withdrawal, not the old deadline', async () => {
+    const tree = chain(
+      start(),
+      approval('a', users(1), { timeout: { hours: 2, action: 'auto_reject' } }),
+      approval('b', users(2)),
+    );
+    const { ctx, state } = await started(tree);
+    const task = pendingOf(state.tasks, 1);
+    expect(task.dueAt).toBe(ctx.now + 2 * HOUR);
+    const approved = await applyAction(ctx, state, { type: 'approve', taskId: task.id }, person(1));
+    // Withdrawn three hours later: the first deadline has passed, the new one is two hours away.
+    const later = { ...ctx, now: ctx.now + 3 * HOUR };
+    const { state: s } = await applyAction(
+      later,
+      approved.state,
+      { type: 'withdraw', taskId: task.id },
+      person(1),
+    );
+    expect(s.tasks.find((t) => t.id === task.id)).toMatchObject({
+      status: 'pending',
+      dueAt: later.now + 2 * HOUR,
+    });
+  });
+
   it('is refused after the next node acted (40900), and to others (40301)', async () => {
     const tree = chain(
       start(),

@@ -1,5 +1,5 @@
 import { AppError } from '../../../platform/http/errors.js';
-import { isOpen, logEffect } from './advance.js';
+import { dueAtFor, isOpen, logEffect } from './advance.js';
 import { notAllowed, type Step } from './action-checks.js';
 import { urgeableTasks, withdrawAllowed } from './available.js';
 import { findNode } from './tree.js';
@@ -32,8 +32,9 @@ export function urge({ ctx, s, action, actor }: Step<'urge'>): EngineResult {
 
 /**
  * The actor of the last approval takes it back while the next node has not been acted on: the
- * open tasks after it are canceled, their task is pending again, the cursor and path go back to
- * its node. CC records written on the way stay (the copies were sent).
+ * open tasks after it are canceled, their task is pending again with the node's timeout re-armed
+ * from now (the old deadline may have passed while it was approved), the cursor and path go back
+ * to its node. CC records written on the way stay (the copies were sent).
  */
 export function withdraw({ ctx, s, action, actor }: Step<'withdraw'>): EngineResult {
   const task = s.tasks.find((t) => t.id === action.taskId);
@@ -54,6 +55,7 @@ export function withdraw({ ctx, s, action, actor }: Step<'withdraw'>): EngineRes
   task.comment = null;
   task.finishedAt = null;
   const node = findNode(ctx.tree, task.nodeId)!;
+  if (node.type === 'approval') task.dueAt = dueAtFor(ctx, node);
   s.path = s.path.slice(0, s.path.lastIndexOf(node.id) + 1);
   s.currentNodeId = node.id;
   return {

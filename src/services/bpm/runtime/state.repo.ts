@@ -204,11 +204,22 @@ export async function saveState(
         due_at: date(t.dueAt),
         finished_at: date(t.finishedAt),
         urged_at: date(t.urgedAt),
+        // The timeout scanner handles a task once (`reminded_at`); a task that is pending again,
+        // in new hands or under a new deadline is due to be handled again.
+        ...(needsTimeoutAgain(old, t) ? { reminded_at: null } : {}),
       })
       .where('id', '=', t.id)
       .execute();
   }
   return { row, ids };
+}
+
+function needsTimeoutAgain(before: TaskState, after: TaskState): boolean {
+  return (
+    (after.status === 'pending' && before.status !== 'pending') ||
+    after.assigneeId !== before.assigneeId ||
+    after.dueAt !== before.dueAt
+  );
 }
 
 /** The frozen definition version an instance runs on (never the key's newest). */
