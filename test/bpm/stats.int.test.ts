@@ -151,7 +151,7 @@ describe('BPM stats', () => {
     });
   });
 
-  it('reports a definition with nothing finished at rate 0', async () => {
+  it('reports no rate and no duration (null, not 0) for a definition with nothing finished', async () => {
     const initiator = await createUserWith(platform, []);
     const def = await publish(singleApproval([1]));
     await start(initiator.token, def.key);
@@ -159,8 +159,8 @@ describe('BPM stats', () => {
       definition_key: def.key,
       finished: 0,
       approved: 0,
-      approval_rate: 0,
-      avg_duration_ms: 0,
+      approval_rate: null,
+      avg_duration_ms: null,
     });
   });
 

@@ -3194,10 +3194,10 @@ export interface operations {
                                 /** @description instances in a terminal status */
                                 finished: number;
                                 approved: number;
-                                /** @description approved / finished; 0 when none finished */
-                                approval_rate: number;
-                                /** @description mean time from start to finish of the finished instances; 0 when none finished */
-                                avg_duration_ms: number;
+                                /** @description approved / finished; null while none finished (0 would read as all rejected) */
+                                approval_rate: number | null;
+                                /** @description mean time from start to finish of the finished instances; null while none finished */
+                                avg_duration_ms: number | null;
                             }[];
                             /** @description approval nodes with the longest mean task time (done tasks), slowest first */
                             bottlenecks: {

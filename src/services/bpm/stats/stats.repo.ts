@@ -59,20 +59,20 @@ export async function dailyStartsAndFinishes(
 
 /**
  * Per definition key: instances in a terminal status, how many of them approved, and their mean
- * start-to-finish time in milliseconds (0 when none finished).
+ * start-to-finish time in milliseconds (null when none finished).
  */
 export async function outcomesByDefinition(db: BpmDb, tenantId: number) {
   const { rows } = await sql<{
     definition_key: string;
     finished: number;
     approved: number;
-    avg_duration_ms: number;
+    avg_duration_ms: number | null;
   }>`
     SELECT definition_key,
            count(*) FILTER (WHERE status IN ${TERMINAL})::int AS finished,
            count(*) FILTER (WHERE status = 'approved')::int AS approved,
-           coalesce(round(avg(extract(epoch FROM finished_at - created_at) * 1000)
-             FILTER (WHERE status IN ${TERMINAL} AND finished_at IS NOT NULL)), 0)::float8
+           round(avg(extract(epoch FROM finished_at - created_at) * 1000)
+             FILTER (WHERE status IN ${TERMINAL} AND finished_at IS NOT NULL))::float8
              AS avg_duration_ms
     FROM bpm_instances
     WHERE tenant_id = ${tenantId}

@@ -47,10 +47,13 @@ export const statsView = z.object({
           .number()
           .min(0)
           .max(1)
-          .describe('approved / finished; 0 when none finished'),
-        avg_duration_ms: durationMs.describe(
-          'mean time from start to finish of the finished instances; 0 when none finished',
-        ),
+          .nullable()
+          .describe('approved / finished; null while none finished (0 would read as all rejected)'),
+        avg_duration_ms: durationMs
+          .nullable()
+          .describe(
+            'mean time from start to finish of the finished instances; null while none finished',
+          ),
       }),
     )
     .describe('one entry per definition key with instances, by key'),

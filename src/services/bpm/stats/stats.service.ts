@@ -47,7 +47,7 @@ export class StatsService {
         definition_key: d.definition_key,
         finished: d.finished,
         approved: d.approved,
-        approval_rate: d.finished === 0 ? 0 : d.approved / d.finished,
+        approval_rate: d.finished === 0 ? null : d.approved / d.finished,
         avg_duration_ms: d.avg_duration_ms,
       })),
       bottlenecks,
