@@ -141,6 +141,27 @@ describe('task actions', () => {
     expect((await act(a, again.id, 'approve', {})).body.data.instance.status).toBe('approved');
   });
 
+  it('lets the initiator cancel a request an approver returned to them, instead of resubmitting', async () => {
+    const { publish, start, pendingTaskOf, act, users, get } = h();
+    const [initiator, a] = await users(2);
+    const def = await publish(chain(approval('n', [a.id])));
+    const id = (await start(initiator, def.key)).body.data.id;
+    await act(a, (await pendingTaskOf(a, id)).id, 'return', { to: 'initiator', comment: 'redo' });
+    expect((await get(initiator, `/api/v1/bpm/instances/${id}`)).body.data.actions).toEqual([
+      'resubmit',
+      'cancel',
+    ]);
+    const canceled = await platform.call('POST', `/api/v1/bpm/instances/${id}/cancel`, {
+      token: initiator.token,
+      body: { comment: 'no longer needed' },
+    });
+    expect(canceled.status).toBe(200);
+    const detail = (await get(initiator, `/api/v1/bpm/instances/${id}`)).body.data;
+    expect(detail.status).toBe('canceled');
+    expect(detail.tasks.find((t: any) => t.kind === 'resubmit').status).toBe('canceled');
+    expect(await pendingTaskOf(initiator, id)).toBeUndefined();
+  });
+
   it('returns to the previous node a person approved, in a new round', async () => {
     const { publish, start, pendingTaskOf, act, users } = h();
     const [initiator, a, b] = await users(3);

@@ -63,6 +63,22 @@ describe('cancel', () => {
     expect((await as(ctx)(s, { type: 'cancel' }, INITIATOR)).state.status).toBe('canceled');
   });
 
+  it('is allowed again once the request is back with the initiator (a resubmit task open)', async () => {
+    const { ctx, state } = await started(line());
+    const s = await approveBy(ctx, state, 1);
+    const returned = (
+      await as(ctx)(
+        s,
+        { type: 'return', taskId: pendingOf(s.tasks, 2).id, to: 'initiator', comment: 'fix it' },
+        2,
+      )
+    ).state;
+    const { state: next, effects } = await as(ctx)(returned, { type: 'cancel' }, INITIATOR);
+    expect(next.status).toBe('canceled');
+    expect(next.tasks.find((t) => t.kind === 'resubmit')?.status).toBe('canceled');
+    expect(effects).toContainEqual({ type: 'terminal', status: 'canceled' });
+  });
+
   it('works on a suspended instance', async () => {
     const { ctx, state } = await started(chain(start(), approval('a', users(99))));
     expect((await as(ctx)(state, { type: 'cancel' }, INITIATOR)).state.status).toBe('canceled');

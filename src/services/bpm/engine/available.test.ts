@@ -95,7 +95,7 @@ describe('availableActions', () => {
     expect(availableActions(ctx.tree, s, person(INITIATOR))).toEqual(['urge']);
   });
 
-  it('offers the initiator resubmit on a pending resubmit task', async () => {
+  it('offers the initiator resubmit and cancel on a pending resubmit task', async () => {
     const { ctx, state } = await started(oneNode({ onReject: 'initiator' }));
     const s = await run(
       ctx,
@@ -104,11 +104,14 @@ describe('availableActions', () => {
       1,
     );
     const resubmitTask = pendingOf(s.tasks, INITIATOR).id;
-    expect(availableActions(ctx.tree, s, person(INITIATOR), resubmitTask)).toEqual(['resubmit']);
-    expect(availableActions(ctx.tree, s, person(INITIATOR))).toEqual(['resubmit']);
+    expect(availableActions(ctx.tree, s, person(INITIATOR), resubmitTask)).toEqual([
+      'resubmit',
+      'cancel',
+    ]);
+    expect(availableActions(ctx.tree, s, person(INITIATOR))).toEqual(['resubmit', 'cancel']);
   });
 
-  it('offers cancel beside resubmit when only the system rejected', async () => {
+  it('offers cancel beside resubmit when the system rejected', async () => {
     const { ctx, state } = await started(oneNode({ onReject: 'initiator', mode: 'and' }));
     const taskId = pendingOf(state.tasks, 1).id;
     const { state: s } = await applyAction(

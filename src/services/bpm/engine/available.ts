@@ -37,9 +37,14 @@ export const ACTION_ORDER: readonly ActionName[] = [
 
 const HUMAN_ACTS = new Set(['approved', 'rejected', 'returned']);
 
-/** Running or suspended, and no person has approved, rejected or returned a task yet. */
+/**
+ * Running or suspended, and either no person has approved, rejected or returned a task yet, or
+ * the request is back with the initiator (a resubmit task of theirs is open): they may drop it
+ * instead of resubmitting.
+ */
 export function cancelAllowed(state: InstanceState): boolean {
   if (state.status !== 'running' && state.status !== 'suspended') return false;
+  if (state.tasks.some((t) => t.kind === 'resubmit' && t.status === 'pending')) return true;
   return !state.tasks.some(
     (t) => t.kind === 'approval' && t.status === 'done' && HUMAN_ACTS.has(t.result ?? ''),
   );
