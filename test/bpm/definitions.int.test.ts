@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
-import { createDefinition, createUserWith } from './fixtures.js';
+import { createDefinition, createUserWith, singleApproval } from './fixtures.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -77,6 +77,21 @@ describe('definitions', () => {
       token: admin,
     });
     expect(after.body.data.status).toBe('draft');
+  });
+
+  it('refuses to publish a start node that hides fields (it would have no effect)', async () => {
+    const tree = { ...singleApproval([1]), hiddenFields: ['amount'] };
+    const created = await createDefinition(platform, admin, { node_tree: tree });
+    const res = await platform.call(
+      'POST',
+      `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+      { token: admin },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.data.fields).toEqual([
+      expect.objectContaining({ field: 'node_tree.start', rule: 'option' }),
+    ]);
+    expect(res.body.data.fields[0].message).toContain('a start node cannot hide fields');
   });
 
   it('archives the previous version when a new one is published', async () => {

@@ -290,7 +290,7 @@ export function NodeDrawer({
             </Form.Item>
           </>
         )}
-        {node.type !== 'branch' && (
+        {node.type !== 'branch' && node.type !== 'start' && (
           <Form.Item name="hiddenFields" label={t('designer.hiddenFields')}>
             <Select mode="multiple" options={fieldOptions} />
           </Form.Item>

@@ -331,9 +331,29 @@ describe('validateTree: hidden fields', () => {
     expect(rules(after(approval({ hiddenFields: ['salary', 'bonus'] })))).toEqual([
       ['node_tree.a1', 'option'],
     ]);
-    expect(rules({ id: 's', type: 'start', name: 'S', hiddenFields: ['nope'] })).toEqual([
-      ['node_tree.s', 'option'],
-    ]);
+    expect(
+      rules(
+        after({
+          id: 'c',
+          type: 'cc',
+          name: 'C',
+          assignee: { type: 'users', userIds: [1] },
+          hiddenFields: ['nope'],
+        }),
+      ),
+    ).toEqual([['node_tree.c', 'option']]);
+  });
+
+  it('refuses any hidden field on the start node, where it would have no effect', () => {
+    const problems = validateTree(
+      { id: 's', type: 'start', name: 'S', hiddenFields: ['salary'] },
+      schema,
+    );
+    expect(problems.map((p) => [p.field, p.rule])).toEqual([['node_tree.s', 'option']]);
+    expect(problems[0]!.message).toContain('a start node cannot hide fields');
+    expect(validateTree({ id: 's', type: 'start', name: 'S', hiddenFields: [] }, schema)).toEqual(
+      [],
+    );
   });
 
   it('refuses hiddenFields that is not an array of strings', () => {
@@ -695,6 +715,7 @@ describe('validateTree: reporting', () => {
     tree.child.child.child.assignee = { type: 'initiator_selected' };
     const problems = validateTree(tree, schema);
     expect(problems.map((p) => [p.field, p.rule])).toEqual([
+      ['node_tree.start', 'option'],
       ['node_tree.start', 'option'],
       ['node_tree.leader', 'option'],
       ['node_tree.leader', 'option'],

@@ -162,6 +162,15 @@ function checkNode(
       if (depth > 1) {
         report(walk, at, 'format', 'a start node may only be the first node of the tree');
       }
+      // The initiator fills the whole form: a start node hiding fields would have no effect.
+      if (Array.isArray(node.hiddenFields) && node.hiddenFields.length > 0) {
+        report(
+          walk,
+          at,
+          'option',
+          'a start node cannot hide fields (the initiator fills the form)',
+        );
+      }
       return;
     case 'approval':
       checkApproval(walk, at, node);
