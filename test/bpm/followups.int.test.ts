@@ -123,6 +123,20 @@ describe('withdraw', () => {
     const late = await act(a, task.id, 'withdraw', {});
     expect([late.status, late.body.code]).toEqual([409, 40900]);
   });
+
+  it('refuses once the next approver transferred their task (passing it on is acting)', async () => {
+    const { publish, start, pendingTaskOf, act, users } = h();
+    const [initiator, a, b, c] = await users(4);
+    const def = await publish(chain(approval('first', [a.id]), approval('second', [b.id])));
+    const id = (await start(initiator, def.key)).body.data.id;
+    const task = await pendingTaskOf(a, id);
+    await act(a, task.id, 'approve', {});
+    const moved = await act(b, (await pendingTaskOf(b, id)).id, 'transfer', { to_user_id: c.id });
+    expect(moved.status).toBe(200);
+    const late = await act(a, task.id, 'withdraw', {});
+    expect([late.status, late.body.code]).toEqual([409, 40900]);
+    expect((await pendingTaskOf(c, id)).node_id).toBe('second');
+  });
 });
 
 describe('reduce-sign', () => {
@@ -204,6 +218,27 @@ describe('batch approve and reject', () => {
       result: 'rejected',
       instance_status: 'rejected',
     });
+  });
+
+  it('acts on a repeated task id once and reports it once, in the order first asked', async () => {
+    const { publish, start, pendingTaskOf, users } = h();
+    const [initiator, a] = await users(2);
+    const def = await publish(chain(approval('n', [a.id])));
+    const first = (await pendingTaskOf(a, (await start(initiator, def.key)).body.data.id)).id;
+    const id2 = (await start(initiator, def.key)).body.data.id;
+    const second = (await pendingTaskOf(a, id2)).id;
+    const res = await platform.call('POST', '/api/v1/bpm/tasks/batch', {
+      token: a.token,
+      body: { action: 'approve', task_ids: [second, first, second, second] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ succeeded: 2, failed: 0 });
+    expect(res.body.data.results.map((r: any) => [r.task_id, r.ok])).toEqual([
+      [second, true],
+      [first, true],
+    ]);
+    const timeline = (await h().get(initiator, `/api/v1/bpm/instances/${id2}/timeline`)).body.data;
+    expect(timeline.filter((e: any) => e.action === 'approve')).toHaveLength(1);
   });
 
   it('takes at most 50 tasks (40001)', async () => {
