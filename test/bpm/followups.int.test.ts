@@ -139,6 +139,38 @@ describe('withdraw', () => {
   });
 });
 
+describe('CC copies', () => {
+  it('are written and announced once per recipient and round, though the path runs through again', async () => {
+    const { publish, start, pendingTaskOf, act, users, get } = h();
+    const [initiator, a, b, reader] = await users(4);
+    const copy = {
+      id: 'copy',
+      type: 'cc',
+      name: 'Copy',
+      assignee: { type: 'users', userIds: [reader.id] },
+    };
+    const def = await publish(chain(approval('first', [a.id]), copy, approval('second', [b.id])));
+    const id = (await start(initiator, def.key)).body.data.id;
+    const task = await pendingTaskOf(a, id);
+    await act(a, task.id, 'approve', {});
+    // Withdrawn and approved again: the path passes the CC node a second time, in the same round.
+    expect((await act(a, task.id, 'withdraw', {})).status).toBe(200);
+    expect((await act(a, task.id, 'approve', {})).status).toBe(200);
+    const ccRows = await db()
+      .selectFrom('bpm_cc')
+      .select(['user_id', 'round'])
+      .where('instance_id', '=', id)
+      .execute();
+    expect(ccRows).toEqual([{ user_id: reader.id, round: 1 }]);
+    const notices = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM bpm_outbox WHERE kind = 'notification' AND target = 'cc'
+        AND (payload::jsonb ->> 'instance_id')::bigint = ${id}`.execute(db());
+    expect(notices.rows[0]!.n).toBe(1);
+    const inbox = (await get(reader, '/api/v1/bpm/cc/my?page_size=100')).body.data.list;
+    expect(inbox.filter((c: any) => c.instance_id === id)).toHaveLength(1);
+  });
+});
+
 describe('reduce-sign', () => {
   it('removes an added approver who has not decided; the timeline names them', async () => {
     const { publish, start, pendingTaskOf, act, users } = h();

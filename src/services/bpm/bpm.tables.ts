@@ -74,6 +74,7 @@ export type BpmTables = {
     instance_id: number;
     node_id: string;
     user_id: number;
+    round: number;
     read: boolean;
     read_at: Date | null;
     created_at: Timestamp;

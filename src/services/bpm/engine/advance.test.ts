@@ -125,7 +125,7 @@ describe('advance: cc nodes', () => {
     const { state, effects } = await begin(
       chain(start(), cc('copy', users(7, 99)), approval('a', users(1))),
     );
-    expect(effects).toContainEqual({ type: 'cc', nodeId: 'copy', userIds: [7] });
+    expect(effects).toContainEqual({ type: 'cc', nodeId: 'copy', userIds: [7], round: 1 });
     expect(effects).toContainEqual({ type: 'notify', kind: 'cc', userIds: [7], nodeId: 'copy' });
     expect(logActions(effects)).toEqual(['start', 'cc']);
     expect(state.path).toEqual(['start', 'copy', 'a']);

@@ -191,7 +191,7 @@ export async function advance(
     } else if (node.type === 'cc') {
       const { userIds } = await resolveAssignees(node.assignee, s, node.id, ctx.directory);
       if (userIds.length > 0) {
-        effects.push({ type: 'cc', nodeId: node.id, userIds });
+        effects.push({ type: 'cc', nodeId: node.id, userIds, round: s.round });
         effects.push({ type: 'notify', kind: 'cc', userIds, nodeId: node.id });
       }
       const comment = userIds.length > 0 ? null : 'no recipients';

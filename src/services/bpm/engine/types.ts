@@ -239,7 +239,7 @@ export type NotificationKind = 'todo' | 'cc' | 'timeout' | 'terminal' | 'urge';
 /** What persistence must write besides the new state (which it diffs for tasks). */
 export type Effect =
   | { type: 'log'; entry: LogEntry }
-  | { type: 'cc'; nodeId: string; userIds: number[] }
+  | { type: 'cc'; nodeId: string; userIds: number[]; round: number }
   | { type: 'notify'; kind: NotificationKind; userIds: number[]; nodeId: string | null }
   | { type: 'delegation'; taskId: number; fromUserId: number; toUserId: number }
   /** The delegatee handed the task back: the open delegation record is closed. */

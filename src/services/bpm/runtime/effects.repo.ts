@@ -28,6 +28,8 @@ export async function writeEffects(
   taskIds: Map<number, number>,
 ): Promise<void> {
   const tenantId = instance.tenant_id;
+  /** `node:user` pairs whose CC copy of this round existed already. */
+  const copiedBefore = new Set<string>();
   const logs = effects.flatMap((e) => (e.type === 'log' ? [e.entry] : []));
   if (logs.length > 0) {
     await db
@@ -52,7 +54,7 @@ export async function writeEffects(
     switch (effect.type) {
       case 'cc':
         if (effect.userIds.length > 0) {
-          await db
+          const copied = await db
             .insertInto('bpm_cc')
             .values(
               effect.userIds.map((userId) => ({
@@ -60,10 +62,19 @@ export async function writeEffects(
                 instance_id: instance.id,
                 node_id: effect.nodeId,
                 user_id: userId,
+                round: effect.round,
                 read: false,
               })),
             )
+            .onConflict((oc) =>
+              oc.columns(['instance_id', 'node_id', 'user_id', 'round']).doNothing(),
+            )
+            .returning('user_id')
             .execute();
+          const fresh = new Set(copied.map((r) => r.user_id));
+          for (const userId of effect.userIds) {
+            if (!fresh.has(userId)) copiedBefore.add(`${effect.nodeId}:${userId}`);
+          }
         }
         break;
       case 'delegation':
@@ -86,8 +97,13 @@ export async function writeEffects(
           .where('resolved_at', 'is', null)
           .execute();
         break;
-      case 'notify':
-        if (notify.enabled && effect.userIds.length > 0) {
+      case 'notify': {
+        // A CC copy this round already had was not written again; nor is its notice sent again.
+        const userIds =
+          effect.kind === 'cc'
+            ? effect.userIds.filter((id) => !copiedBefore.has(`${effect.nodeId}:${id}`))
+            : effect.userIds;
+        if (notify.enabled && userIds.length > 0) {
           const eventId = randomUUID();
           await db
             .insertInto('bpm_outbox')
@@ -100,7 +116,7 @@ export async function writeEffects(
                 event_id: eventId,
                 kind: effect.kind,
                 tenant_id: tenantId,
-                user_ids: effect.userIds,
+                user_ids: userIds,
                 instance_id: instance.id,
                 node_id: effect.nodeId,
                 ...notificationText(effect.kind, instance.title),
@@ -109,6 +125,7 @@ export async function writeEffects(
             .execute();
         }
         break;
+      }
       case 'terminal':
         if (isBusinessInstance(instance)) {
           const eventId = randomUUID();
