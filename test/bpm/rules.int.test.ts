@@ -112,29 +112,26 @@ describe('assignees resolved against the database', () => {
 });
 
 describe('self-approval', () => {
-  it('drops the initiator named through initiator_selected (then the empty-assignee strategy applies)', async () => {
-    const { publish, start, users } = h();
+  it('refuses an initiator who selects themselves, creating nothing (40001)', async () => {
+    const { publish, start, users, get } = h();
     const [initiator, other] = await users(2);
     const def = await publish(
       chain({ ...approval('pick', []), assignee: { type: 'initiator_selected' } }),
     );
-    const alone = await start(
-      initiator,
-      def.key,
-      { reason: 'r', days: 1 },
-      { selected_assignees: { pick: [initiator.id] } },
-    );
-    expect(alone.body.data).toMatchObject({
-      status: 'suspended',
-      suspend_reason: { code: 'empty_assignee', node_id: 'pick' },
-    });
-    const both = await start(
-      initiator,
-      def.key,
-      { reason: 'r', days: 1 },
-      { selected_assignees: { pick: [initiator.id, other.id] } },
-    );
-    expect(both.body.data.tasks.map((t: any) => t.assignee_id)).toEqual([other.id]);
+    for (const pick of [[initiator.id], [initiator.id, other.id]]) {
+      const refused = await start(
+        initiator,
+        def.key,
+        { reason: 'r', days: 1 },
+        { selected_assignees: { pick } },
+      );
+      expect([refused.status, refused.body.code]).toEqual([400, 40001]);
+      expect(refused.body.data.fields).toEqual([
+        expect.objectContaining({ field: 'selected_assignees.pick', rule: 'option' }),
+      ]);
+    }
+    const mine = await get(initiator, '/api/v1/bpm/instances/my?page_size=100');
+    expect(mine.body.data.total).toBe(0);
   });
 
   it('keeps the initiator when the node sets allowInitiator', async () => {

@@ -139,7 +139,8 @@ describe('resume', () => {
         { id: 'x', name: 'X', condition: { field: 'n', op: 'gt', value: 1 }, child: null },
       ]),
     );
-    const { ctx, state } = await started(tree);
+    // No branch matches and there is no default: nothing the submitter typed fails.
+    const { ctx, state } = await started(tree, { n: 0 });
     const { state: next, effects } = await applyAction(ctx, state, { type: 'resume' }, admin());
     expect(next).toMatchObject({ status: 'suspended', path: ['start', 'b'] });
     expect(next.suspendReason?.code).toBe('condition_failed');

@@ -35,6 +35,7 @@ import type {
   InstanceState,
   TaskState,
 } from './types.js';
+import { preflight } from './preflight.js';
 
 /**
  * Actions on a running instance (BPM.md, "Actions"). Each checks, in order: the task exists
@@ -194,6 +195,8 @@ async function resubmit({ ctx, s, action, actor }: Step<'resubmit'>) {
     (t) => t.kind === 'resubmit' && t.status === 'pending' && t.assigneeId === actor.userId,
   );
   if (!task) throw AppError.conflict('nothing to resubmit');
+  const refused = await preflight(ctx, { ...s, form: action.form });
+  if (refused) throw refused;
   // A closed resubmit task reads `approved`: the initiator completed it.
   finishTask(ctx, task, 'approved', null);
   s.form = { ...action.form };

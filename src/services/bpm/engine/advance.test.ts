@@ -190,15 +190,41 @@ describe('advance: branches', () => {
   });
 
   it.each([
-    ['a missing field', { form: {} }, /field amount is missing/],
+    ['a missing field', { form: {} }, 'required', /field amount is missing/],
     [
       'a value of the wrong type',
       { form: { amount: 'lots' } },
+      'type',
       /cannot order string against number/,
     ],
-  ])('suspends on %s, with the reason, without routing', async (_, over, detail) => {
-    const tree = bigSmall(approval('cfo', users(5)), approval('lead', users(4)));
-    const { state, effects } = await begin(tree, over);
+  ])(
+    'refuses a start on %s of the form, naming the field (40002), before anything exists',
+    async (_, over, rule, detail) => {
+      const tree = bigSmall(approval('cfo', users(5)), approval('lead', users(4)));
+      const refused = await begin(tree, over).catch((err: unknown) => err);
+      expect(refused).toMatchObject({ code: 40002 });
+      const fields = (
+        refused as { details: { fields: { field: string; rule: string; message: string }[] } }
+      ).details.fields;
+      expect(fields.map((f) => [f.field, f.rule])).toEqual([['amount', rule]]);
+      expect(fields[0]!.message).toMatch(detail);
+    },
+  );
+
+  it('suspends, with the reason and without routing, on a condition the submitter cannot correct', async () => {
+    const tree = chain(
+      start(),
+      branch('amount', [
+        {
+          id: 'team',
+          name: 'Team',
+          condition: { field: 'initiator.dept_id', op: 'gt', value: 1 },
+          child: approval('cfo', users(5)),
+        },
+        { id: 'other', name: 'Other', default: true, child: approval('lead', users(4)) },
+      ]),
+    );
+    const { state, effects } = await begin(tree, { initiatorDeptId: null });
     expect(state).toMatchObject({
       status: 'suspended',
       currentNodeId: null,
@@ -206,7 +232,7 @@ describe('advance: branches', () => {
       path: ['start', 'amount'],
     });
     expect(state.suspendReason).toMatchObject({ code: 'condition_failed', node_id: 'amount' });
-    expect(state.suspendReason?.detail).toMatch(detail);
+    expect(state.suspendReason?.detail).toMatch(/field initiator.dept_id is missing/);
     expect(logs(effects).at(-1)).toMatchObject({
       action: 'suspend',
       nodeId: 'amount',

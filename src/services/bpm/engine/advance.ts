@@ -15,6 +15,7 @@ import type {
   TaskState,
 } from './types.js';
 import { SYSTEM_OPERATOR } from './types.js';
+import { preflight } from './preflight.js';
 
 /**
  * The cursor: starting an instance and moving it forward until it waits for people (open
@@ -231,7 +232,10 @@ export async function advance(
 }
 
 /** A new instance in round 1: logs `start` (by the initiator) and advances from the start node. */
+/** Starts an instance, after the pre-flight refused nothing the submitter could correct. */
 export async function startInstance(ctx: EngineContext, init: StartInit): Promise<EngineResult> {
+  const refused = await preflight(ctx, init);
+  if (refused) throw refused;
   const state: InstanceState = {
     status: 'running',
     round: 1,

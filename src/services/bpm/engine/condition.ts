@@ -13,7 +13,7 @@ export interface ConditionInput {
 
 export type ConditionOutcome =
   | { ok: true; result: boolean; inputs: Record<string, unknown> }
-  | { ok: false; error: string; inputs: Record<string, unknown> };
+  | { ok: false; error: string; field: string | null; inputs: Record<string, unknown> };
 
 export interface BranchEvaluation {
   branch_id: string;
@@ -26,9 +26,17 @@ export interface BranchEvaluation {
 
 export type BranchChoice =
   | { ok: true; branch: Branch; evaluations: BranchEvaluation[] }
-  | { ok: false; error: string; evaluations: BranchEvaluation[] };
+  | { ok: false; error: string; field: string | null; evaluations: BranchEvaluation[] };
 
-class ConditionError extends Error {}
+/** `field`: the field whose value failed the evaluation, when one did (else the condition). */
+class ConditionError extends Error {
+  constructor(
+    message: string,
+    readonly field: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -63,6 +71,7 @@ function compare(field: string, actual: Value, expected: unknown): number {
   }
   throw new ConditionError(
     `field ${field}: cannot order ${describe(actual)} against ${describe(expected)}`,
+    field,
   );
 }
 
@@ -70,6 +79,7 @@ function sameType(field: string, actual: Value, expected: unknown): void {
   if (!isScalar(actual) || !isScalar(expected) || typeof actual !== typeof expected) {
     throw new ConditionError(
       `field ${field}: cannot compare ${describe(actual)} with ${describe(expected)}`,
+      field,
     );
   }
 }
@@ -82,7 +92,7 @@ function member(field: string, actual: Value, expected: unknown): boolean {
   const values: unknown[] = Array.isArray(actual) ? actual : [actual];
   for (const v of values) {
     if (!expected.some((e) => isScalar(e) && typeof e === typeof v)) {
-      throw new ConditionError(`field ${field}: list holds no ${describe(v)} values`);
+      throw new ConditionError(`field ${field}: list holds no ${describe(v)} values`, field);
     }
   }
   return values.some((v) => expected.includes(v));
@@ -93,6 +103,7 @@ function contains(field: string, actual: Value, expected: unknown): boolean {
   if (Array.isArray(actual) && typeof expected === 'number') return actual.includes(expected);
   throw new ConditionError(
     `field ${field}: ${describe(actual)} cannot contain ${describe(expected)}`,
+    field,
   );
 }
 
@@ -106,7 +117,7 @@ function compareOne(
   if (c.op === 'empty') return isEmpty(actual);
   if (c.op === 'not_empty') return !isEmpty(actual);
   if (actual === undefined || actual === null) {
-    throw new ConditionError(`field ${c.field} is missing`);
+    throw new ConditionError(`field ${c.field} is missing`, c.field);
   }
   switch (c.op) {
     case 'eq':
@@ -162,7 +173,8 @@ export function evaluateCondition(condition: Condition, input: ConditionInput): 
   try {
     return { ok: true, result: evaluate(condition, input, inputs), inputs };
   } catch (err) {
-    if (err instanceof ConditionError) return { ok: false, error: err.message, inputs };
+    if (err instanceof ConditionError)
+      return { ok: false, error: err.message, field: err.field, inputs };
     throw err;
   }
 }
@@ -178,7 +190,7 @@ export function chooseBranch(node: BranchNode, input: ConditionInput): BranchCho
     if (!branch.condition) {
       const error = `branch ${branch.id} has no condition`;
       evaluations.push({ branch_id: branch.id, condition: null, inputs: {}, result: null });
-      return { ok: false, error, evaluations };
+      return { ok: false, error, field: null, evaluations };
     }
     const outcome = evaluateCondition(branch.condition, input);
     evaluations.push({
@@ -187,13 +199,20 @@ export function chooseBranch(node: BranchNode, input: ConditionInput): BranchCho
       inputs: outcome.inputs,
       result: outcome.ok ? outcome.result : null,
     });
-    if (!outcome.ok)
-      return { ok: false, error: `branch ${branch.id}: ${outcome.error}`, evaluations };
+    if (!outcome.ok) {
+      const error = `branch ${branch.id}: ${outcome.error}`;
+      return { ok: false, error, field: outcome.field, evaluations };
+    }
     if (outcome.result) return { ok: true, branch, evaluations };
   }
   const fallback = node.branches.find((b) => b.default);
   if (!fallback)
-    return { ok: false, error: 'no branch matched and there is no default', evaluations };
+    return {
+      ok: false,
+      error: 'no branch matched and there is no default',
+      field: null,
+      evaluations,
+    };
   evaluations.push({ branch_id: fallback.id, condition: null, inputs: {}, result: true });
   return { ok: true, branch: fallback, evaluations };
 }

@@ -93,6 +93,7 @@ describe('simulate', () => {
         node_id: 'amount_check',
         code: 'condition_failed',
         detail: 'branch big: field amount is missing',
+        field: 'amount',
       },
     ]);
   });

@@ -54,6 +54,8 @@ export interface SimulatedFailure {
   node_id: string;
   code: SuspendReason['code'];
   detail: string;
+  /** condition_failed: the field whose value failed the evaluation, if one did. */
+  field?: string;
 }
 
 export interface Simulation {
@@ -68,9 +70,14 @@ type ReadContext = Pick<EngineContext, 'tree' | 'directory'>;
 /**
  * The route an instance started with `init` would take if every approval node were approved:
  * each node entered, each condition evaluated, each approval and cc node's assignees. Stops at
- * the first node that would suspend the instance, reporting it in `failures`.
+ * the first node that would suspend the instance, reporting it in `failures`; with `pastEmpty`,
+ * walks on past a step without assignees (the pre-flight wants every problem of the route).
  */
-export async function simulate(ctx: ReadContext, init: StartInit): Promise<Simulation> {
+export async function simulate(
+  ctx: ReadContext,
+  init: StartInit,
+  { pastEmpty = false } = {},
+): Promise<Simulation> {
   const source: AssigneeSource = {
     form: init.form,
     initiatorId: init.initiatorId,
@@ -89,7 +96,12 @@ export async function simulate(ctx: ReadContext, init: StartInit): Promise<Simul
       const choice = chooseBranch(node, conditionInput);
       for (const e of choice.evaluations) out.branches.push({ node_id: node.id, ...e });
       if (!choice.ok) {
-        out.failures.push({ node_id: node.id, code: 'condition_failed', detail: choice.error });
+        out.failures.push({
+          node_id: node.id,
+          code: 'condition_failed',
+          detail: choice.error,
+          ...(choice.field ? { field: choice.field } : {}),
+        });
         break;
       }
       node = firstNodeOfBranch(ctx.tree, node, choice.branch.id);
@@ -130,7 +142,7 @@ export async function simulate(ctx: ReadContext, init: StartInit): Promise<Simul
           code: 'empty_assignee',
           detail: emptyAssigneeDetail(r),
         });
-        break;
+        if (!pastEmpty) break;
       }
     }
     node = nextNodeAfter(ctx.tree, node.id);
