@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -221,5 +222,77 @@ describe('anonymous entries', () => {
       admin,
     );
     expect(adminCsv.text).toContain(refused.requestId);
+  });
+});
+
+// Last in the file: it reruns the migration over the whole table.
+describe('migration 0018', () => {
+  it('clears second factors and BPM bodies already written, and moves anonymous rows out of tenant 1', async () => {
+    const row = (requestId: string, values: Record<string, unknown>) => ({
+      tenant_id: 1,
+      user_id: 1,
+      username: 'u',
+      module: 'me',
+      action: 'POST /x',
+      method: 'POST',
+      path: '/api/v1/x',
+      status: 200,
+      ip: '',
+      user_agent: '',
+      latency_ms: 1,
+      request_id: requestId,
+      request_body: null,
+      response_body: null,
+      created_at: new Date(),
+      ...values,
+    });
+    const ids = Array.from({ length: 6 }, () => `mig-${randomUUID()}`);
+    const kept = '{"code":200,"data":{"id":7,"name":"Finance"}}';
+    await db
+      .insertInto('audit_operation_logs')
+      .values([
+        row(ids[0]!, {
+          path: '/api/v1/me/totp/enroll',
+          response_body: '{"data":{"secret":"***","otpauth_uri":"otpauth://totp/A:u?secret=S"}}',
+        }),
+        row(ids[1]!, {
+          path: '/api/v1/me//TOTP/confirm',
+          request_body: '{"code":"123456"}',
+          response_body: '{"data":{"recovery_codes":["a-b"]}}',
+        }),
+        row(ids[2]!, {
+          module: 'login',
+          path: '/api/v1/login',
+          request_body: '{"username":"u","password":"***","totp_code":"123456"}',
+          response_body: kept,
+        }),
+        row(ids[3]!, { path: '/api/v1/oauth2/clients/c_1/secret', response_body: kept }),
+        row(ids[4]!, {
+          module: 'bpm',
+          path: '/api/v1/bpm/instances/1/timeline',
+          response_body: '{"data":[{"details":{"changes":[{"before":1,"after":2}]}}]}',
+        }),
+        row(ids[5]!, { tenant_id: 1, anonymous: true, user_id: null, response_body: kept }),
+      ])
+      .execute();
+    const text = await readFile(
+      new URL('../../migrations/0018_operation_log_contents.sql', import.meta.url),
+      'utf8',
+    );
+    await platform.kernel.database.withSession((session) => session.runScript(text));
+    const rows = await db
+      .selectFrom('audit_operation_logs')
+      .where('request_id', 'in', ids)
+      .select(['request_id', 'tenant_id', 'request_body', 'response_body'])
+      .execute();
+    const byId = Object.fromEntries(rows.map((r) => [r.request_id, r]));
+    expect(ids.map((id) => byId[id])).toEqual([
+      { request_id: ids[0], tenant_id: 1, request_body: null, response_body: '[omitted]' },
+      { request_id: ids[1], tenant_id: 1, request_body: '[omitted]', response_body: '[omitted]' },
+      { request_id: ids[2], tenant_id: 1, request_body: '[omitted]', response_body: kept },
+      { request_id: ids[3], tenant_id: 1, request_body: null, response_body: '[omitted]' },
+      { request_id: ids[4], tenant_id: 1, request_body: null, response_body: '[omitted]' },
+      { request_id: ids[5], tenant_id: null, request_body: null, response_body: kept },
+    ]);
   });
 });
