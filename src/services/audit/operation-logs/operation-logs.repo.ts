@@ -62,15 +62,19 @@ export interface LogScope {
   anonymous: boolean;
 }
 
+/** The tenant ids a scope reads: its tenant, then null (the anonymous entries) if it may. */
+const tenantsOf = (scope: LogScope): Array<number | null> =>
+  scope.anonymous ? [scope.tenantId, null] : [scope.tenantId];
+
 function inScope(eb: Eb, scope: LogScope) {
   const own = eb('tenant_id', '=', scope.tenantId);
   return scope.anonymous ? eb.or([own, eb('tenant_id', 'is', null)]) : own;
 }
 
-/** The filter as one SQL condition, scope first. */
-function matching(scope: LogScope, filter: OperationLogFilter) {
+/** The filter as one SQL condition over one tenant's entries (null: the anonymous ones). */
+function matching(tenant: number | null, filter: OperationLogFilter) {
   return (eb: Eb) => {
-    const c = [inScope(eb, scope)];
+    const c = [tenant === null ? eb('tenant_id', 'is', null) : eb('tenant_id', '=', tenant)];
     if (filter.anonymous !== undefined) c.push(eb('anonymous', '=', filter.anonymous));
     if (filter.user_id !== undefined) c.push(eb('user_id', '=', filter.user_id));
     if (filter.username) c.push(eb('username', 'ilike', containsPattern(filter.username)));
@@ -85,17 +89,37 @@ function matching(scope: LogScope, filter: OperationLogFilter) {
   };
 }
 
+/** The filter over every tenant id of the scope. */
+const matchingScope = (scope: LogScope, filter: OperationLogFilter) => (eb: Eb) =>
+  eb.or(tenantsOf(scope).map((tenant) => matching(tenant, filter)(eb)));
+
 export async function listOperationLogs(
   db: OperationLogDb,
   scope: LogScope,
   filter: OperationLogFilter,
   page: Page,
 ): Promise<{ rows: OperationLogRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
+  // One newest-first index range per tenant id, each cut at the page's end, then merged: an OR of
+  // the two would sort every matching row of the tenant to serve one page.
+  const newest = (tenant: number | null) =>
     db
       .selectFrom('audit_operation_logs')
       .select(ITEM_COLUMNS)
-      .where(matching(scope, filter))
+      .where(matching(tenant, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.offset + page.pageSize);
+  const [own, anonymous] = tenantsOf(scope).map(newest);
+  const merged = anonymous
+    ? db
+        .selectFrom(own!.as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(anonymous.as('anonymous')).selectAll())
+    : db.selectFrom(own!.as('own')).selectAll();
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom(merged.as('merged'))
+      .selectAll()
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(page.pageSize)
@@ -103,7 +127,7 @@ export async function listOperationLogs(
       .execute(),
     db
       .selectFrom('audit_operation_logs')
-      .where(matching(scope, filter))
+      .where(matchingScope(scope, filter))
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
   ]);
@@ -153,34 +177,50 @@ export async function readOperationLogCsvPage(
   after: ExportCursor | undefined,
   limit: number,
 ): Promise<CsvPage<ExportCursor>> {
-  let query = db.selectFrom('audit_operation_logs').where(matching(scope, filter));
-  if (after) {
-    query = query.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id})`);
-  }
   const text = (column: TextColumn) => sqlNeutralizeFormula(column).as(column);
-  const page = query
-    .select([
-      'id',
-      'tenant_id',
-      'anonymous',
-      'user_id',
-      text('username'),
-      text('module'),
-      text('action'),
-      text('method'),
-      text('path'),
-      'status',
-      text('ip'),
-      text('user_agent'),
-      'latency_ms',
-      text('request_id'),
-      text('request_body'),
-      text('response_body'),
-      sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
-        'created_at',
-      ),
-      'created_at as sort_at',
-    ])
+  const pageOf = (tenant: number | null) => {
+    let query = db.selectFrom('audit_operation_logs').where(matching(tenant, filter));
+    if (after) {
+      query = query.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id})`);
+    }
+    return query
+      .select([
+        'id',
+        'tenant_id',
+        'anonymous',
+        'user_id',
+        text('username'),
+        text('module'),
+        text('action'),
+        text('method'),
+        text('path'),
+        'status',
+        text('ip'),
+        text('user_agent'),
+        'latency_ms',
+        text('request_id'),
+        text('request_body'),
+        text('response_body'),
+        sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+          'created_at',
+        ),
+        'created_at as sort_at',
+      ])
+      .orderBy('sort_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+  };
+  // One keyset range per tenant id, merged (as in listOperationLogs).
+  const [own, anonymous] = tenantsOf(scope).map(pageOf);
+  const merged = anonymous
+    ? db
+        .selectFrom(own!.as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(anonymous.as('anonymous')).selectAll())
+    : db.selectFrom(own!.as('own')).selectAll();
+  const page = db
+    .selectFrom(merged.as('merged'))
+    .selectAll()
     .orderBy('sort_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit);
