@@ -313,6 +313,29 @@ describe('audit chain tampering (RELIABILITY row 15)', () => {
     expect(await verifyHttp(token)).toMatchObject(expected);
   });
 
+  it('a boundary planted in a forged checkpoint row is not carried into a signed one', async () => {
+    const { tenantId, token } = await tenantWithChain(3);
+    await relinkWithoutKey(tenantId, 3);
+    await sql`DELETE FROM audit_chain_checkpoints WHERE tenant_id = ${tenantId}`.execute(db());
+    const head = await db()
+      .selectFrom('audit_chain_heads')
+      .select('hash')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
+    await sql`INSERT INTO audit_chain_checkpoints (tenant_id, seq, hash, legacy_until, created_at, signature)
+      VALUES (${tenantId}, 3, ${head.hash}, 3, now(), ${'a'.repeat(64)})`.execute(db());
+    await platform.call('POST', '/api/v1/roles', {
+      token,
+      body: { code: 'later', name: 'later', permissions: [] },
+    });
+    await checkpoint();
+    // The forged row removed again: nothing signed the boundary it claimed.
+    await sql`DELETE FROM audit_chain_checkpoints WHERE tenant_id = ${tenantId} AND signature = ${'a'.repeat(64)}`.execute(
+      db(),
+    );
+    expect(await verifyHttp(token)).toMatchObject({ ok: false, first_broken: { seq: 1 } });
+  });
+
   it('a boundary moved in the head only is not signed by the next round', async () => {
     const { tenantId, token } = await tenantWithChain(3);
     await checkpoint();

@@ -74,16 +74,19 @@ export async function writeCheckpoints(o: CheckpointOptions): Promise<number> {
       last_seq: string | null;
       last_hash: string | null;
       last_legacy_until: string | null;
+      last_created_at: Date | null;
+      last_signature: string | null;
       /** The chain's row at the last checkpoint's seq, as it is now. */
       row_hash: string | null;
     }>`
       SELECT h.tenant_id, h.seq, h.hash, h.legacy_until, c.seq AS last_seq, c.hash AS last_hash,
-        c.legacy_until AS last_legacy_until,
+        c.legacy_until AS last_legacy_until, c.created_at AS last_created_at,
+        c.signature AS last_signature,
         (SELECT b.hash FROM audit_business_logs b
           WHERE b.tenant_id = h.tenant_id AND b.seq = c.seq) AS row_hash
       FROM audit_chain_heads h
       LEFT JOIN LATERAL (
-        SELECT seq, hash, legacy_until FROM audit_chain_checkpoints c
+        SELECT seq, hash, legacy_until, created_at, signature FROM audit_chain_checkpoints c
         WHERE c.tenant_id = h.tenant_id ORDER BY c.seq DESC, c.id DESC LIMIT 1
       ) c ON true
       WHERE h.tenant_id > ${afterTenant} AND (c.seq IS NULL OR c.seq <> h.seq OR c.hash <> h.hash)
@@ -105,7 +108,17 @@ export async function writeCheckpoints(o: CheckpointOptions): Promise<number> {
         );
         continue;
       }
-      const legacyUntil = row.last_legacy_until === null ? 0 : Number(row.last_legacy_until);
+      // The boundary carried on is believed only under a valid signature: a row inserted
+      // without the key must not get its boundary signed.
+      const last = row.last_seq === null ? null : lastCheckpointOf(row);
+      if (last && !isSigned(o.key, last)) {
+        o.logger.error(
+          { tenant_id: last.tenant_id, checkpoint: last.seq },
+          'audit chain checkpoint with an invalid signature: not extended',
+        );
+        continue;
+      }
+      const legacyUntil = last ? last.legacy_until : 0;
       if (Number(row.legacy_until) !== legacyUntil) {
         o.logger.error(
           {
@@ -138,6 +151,25 @@ export async function writeCheckpoints(o: CheckpointOptions): Promise<number> {
     if (moved.rows.length < ROUND_PAGE) return written;
     afterTenant = Number(moved.rows.at(-1)!.tenant_id);
   }
+}
+
+/** The newest checkpoint a round read beside a head, as it was signed. */
+function lastCheckpointOf(row: {
+  tenant_id: string;
+  last_seq: string | null;
+  last_hash: string | null;
+  last_legacy_until: string | null;
+  last_created_at: Date | null;
+  last_signature: string | null;
+}): Checkpoint {
+  return {
+    tenant_id: Number(row.tenant_id),
+    seq: Number(row.last_seq),
+    hash: row.last_hash ?? '',
+    legacy_until: Number(row.last_legacy_until),
+    created_at: new Date(row.last_created_at ?? 0).toISOString(),
+    signature: row.last_signature ?? '',
+  };
 }
 
 /** One replica signs at a time, so replicas never append the same head twice. */
