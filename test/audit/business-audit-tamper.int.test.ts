@@ -10,7 +10,10 @@ import {
   type AuditTables,
 } from '../../src/platform/audit/business-audit.js';
 import { verifyChain } from '../../src/services/audit/business-audit/chain-verify.js';
-import { writeCheckpoints } from '../../src/services/audit/business-audit/checkpoints.js';
+import {
+  signCheckpoint,
+  writeCheckpoints,
+} from '../../src/services/audit/business-audit/checkpoints.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 
@@ -152,7 +155,7 @@ describe('audit chain tampering (RELIABILITY row 15)', () => {
     await relinkWithoutKey(tenantId);
     expect((await verifyHttp(token)).first_broken).toMatchObject({
       seq: 1,
-      reason: expect.stringMatching(/changed/),
+      reason: expect.stringMatching(/unkeyed/),
     });
   });
 
@@ -284,16 +287,103 @@ describe('audit chain tampering (RELIABILITY row 15)', () => {
     });
   });
 
-  it('chains written before the key (migration 0011) verify as legacy links until the boundary', async () => {
+  it('rewriting the keyed links as unkeyed ones, with the checkpoints deleted and the file off, is caught', async () => {
+    const { tenantId, token } = await tenantWithChain(4);
+    await checkpoint(); // the table only: no file
+    // A superuser without the key: edits a row, relinks the whole chain unkeyed, moves the
+    // boundary over it and deletes the checkpoints that said otherwise.
+    await sql`UPDATE audit_business_logs SET summary = 'nothing happened'
+      WHERE tenant_id = ${tenantId} AND seq = 2`.execute(db());
+    await relinkWithoutKey(tenantId, 4);
+    await sql`DELETE FROM audit_chain_checkpoints WHERE tenant_id = ${tenantId}`.execute(db());
+    const expected = {
+      ok: false,
+      checked: 0,
+      first_broken: { seq: 1, reason: expect.stringMatching(/unkeyed.*no signed checkpoint/) },
+    };
+    expect(await verifyHttp(token)).toMatchObject(expected);
+    // The next round does not sign the boundary the head now claims.
+    await checkpoint();
+    const signed = await db()
+      .selectFrom('audit_chain_checkpoints')
+      .select('legacy_until')
+      .where('tenant_id', '=', tenantId)
+      .execute();
+    expect(signed).toEqual([]);
+    expect(await verifyHttp(token)).toMatchObject(expected);
+  });
+
+  it('a boundary planted in a forged checkpoint row is not carried into a signed one', async () => {
+    const { tenantId, token } = await tenantWithChain(3);
+    await relinkWithoutKey(tenantId, 3);
+    await sql`DELETE FROM audit_chain_checkpoints WHERE tenant_id = ${tenantId}`.execute(db());
+    const head = await db()
+      .selectFrom('audit_chain_heads')
+      .select('hash')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
+    await sql`INSERT INTO audit_chain_checkpoints (tenant_id, seq, hash, legacy_until, created_at, signature)
+      VALUES (${tenantId}, 3, ${head.hash}, 3, now(), ${'a'.repeat(64)})`.execute(db());
+    await platform.call('POST', '/api/v1/roles', {
+      token,
+      body: { code: 'later', name: 'later', permissions: [] },
+    });
+    await checkpoint();
+    // The forged row removed again: nothing signed the boundary it claimed.
+    await sql`DELETE FROM audit_chain_checkpoints WHERE tenant_id = ${tenantId} AND signature = ${'a'.repeat(64)}`.execute(
+      db(),
+    );
+    expect(await verifyHttp(token)).toMatchObject({ ok: false, first_broken: { seq: 1 } });
+  });
+
+  it('a boundary moved in the head only is not signed by the next round', async () => {
+    const { tenantId, token } = await tenantWithChain(3);
+    await checkpoint();
+    await sql`UPDATE audit_chain_heads SET legacy_until = 3 WHERE tenant_id = ${tenantId}`.execute(
+      db(),
+    );
+    await platform.call('POST', '/api/v1/roles', {
+      token,
+      body: { code: 'later', name: 'later', permissions: [] },
+    });
+    await checkpoint();
+    const signed = await db()
+      .selectFrom('audit_chain_checkpoints')
+      .select(['seq', 'legacy_until'])
+      .where('tenant_id', '=', tenantId)
+      .execute();
+    expect(signed.map((c) => [Number(c.seq), Number(c.legacy_until)])).toEqual([[3, 0]]);
+  });
+
+  it('chains written before the key (migration 0011) verify as legacy links up to the signed boundary', async () => {
     const { tenantId, token } = await tenantWithChain(3);
     // What 0011 leaves behind: unkeyed links, legacy_until = the head's seq.
     await relinkWithoutKey(tenantId, 3);
+    // Not covered by a signed checkpoint: the boundary in the head row alone is not believed.
+    expect((await verifyHttp(token)).first_broken).toMatchObject({ seq: 1 });
+    // The boundary as the releases right after 0011 signed it in a tenant's first checkpoint.
+    const head = await db()
+      .selectFrom('audit_chain_heads')
+      .select('hash')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
+    const sealed = signCheckpoint(chain().checkpointKey, {
+      tenant_id: tenantId,
+      seq: 3,
+      hash: head.hash,
+      legacy_until: 3,
+      created_at: new Date().toISOString(),
+    });
+    await db()
+      .insertInto('audit_chain_checkpoints')
+      .values({ ...sealed, created_at: new Date(sealed.created_at) })
+      .execute();
     expect(await verifyHttp(token)).toEqual({ ok: true, checked: 3, first_broken: null });
-    await checkpoint(); // seals the boundary at 3
     await platform.call('POST', '/api/v1/roles', {
       token,
       body: { code: 'after', name: 'after', permissions: [] },
     });
+    await checkpoint(); // carries the boundary on
     expect(await verifyHttp(token)).toEqual({ ok: true, checked: 4, first_broken: null });
     // Moving the boundary to pass an unkeyed rewrite off as legacy does not survive the seal.
     await sql`UPDATE audit_business_logs SET summary = 'rewritten' WHERE tenant_id = ${tenantId} AND seq = 4`.execute(

@@ -125,15 +125,15 @@ describe('operation logs: recording', () => {
       .execute();
     const byId = Object.fromEntries(rows.map((r) => [r.request_id, r]));
     expect(rows).toHaveLength(4);
-    // Refused before a principal was established: anonymous, in the default tenant.
+    // Refused before a principal was established: anonymous, in no tenant.
     expect(byId[noToken]).toMatchObject({
-      tenant_id: 1,
+      tenant_id: null,
       anonymous: true,
       status: 401,
       module: 'users',
     });
     expect(byId[badToken]).toMatchObject({
-      tenant_id: 1,
+      tenant_id: null,
       anonymous: true,
       status: 401,
       path: '/api/v1/users',
@@ -202,8 +202,8 @@ describe('operation logs: recording', () => {
     );
     expect(other.total).toBe(0);
 
-    // A failed login only claims the tenant: not the tenant's, but anonymous in the default
-    // tenant, with the username it claimed and no user id.
+    // A failed login only claims the tenant: not the tenant's, but anonymous in no tenant (the
+    // platform admin reads it), with the username it claimed and no user id.
     const failedId = `login-${randomUUID()}`;
     const failed = await platform.call('POST', '/api/v1/login', {
       headers: { 'x-request-id': failedId },
@@ -212,7 +212,7 @@ describe('operation logs: recording', () => {
     expect(failed.status).toBe(401);
     const [failedItem] = await waitForLogs(admin, `request_id=${failedId}&anonymous=true`);
     expect(failedItem).toMatchObject({
-      tenant_id: 1,
+      tenant_id: null,
       anonymous: true,
       user_id: null,
       username: t.adminUsername,

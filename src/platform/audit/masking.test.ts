@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   capText,
-  isSecretKey,
   MASK,
   maskBody,
   maskSecrets,
   maskText,
   MAX_STORED_BODY_CHARS,
 } from './masking.js';
+import { isSecretKey, keyKind } from './secret-keys.js';
 
 describe('isSecretKey', () => {
   it('matches secret-looking keys in any case and spelling', () => {
@@ -27,6 +27,12 @@ describe('isSecretKey', () => {
       'captcha',
       'captcha_id',
       'admin_password',
+      'otpauth_uri',
+      'OTP-Auth-URI',
+      'recovery_codes',
+      'recoveryCode',
+      'totp_code',
+      'TOTP',
     ]) {
       expect(isSecretKey(key), key).toBe(true);
     }
@@ -36,6 +42,14 @@ describe('isSecretKey', () => {
     for (const key of ['username', 'nickname', 'token_type', 'expires_in', 'id', 'status']) {
       expect(isSecretKey(key), key).toBe(false);
     }
+  });
+
+  it('classifies code keys apart: masked in stored bodies unless their value is a number', () => {
+    for (const key of ['code', 'verification_code', 'AuthCode', 'codes']) {
+      expect(keyKind(key), key).toBe('code');
+    }
+    expect(keyKind('tenant_code')).toBe('plain');
+    expect(keyKind('totp_code')).toBe('secret');
   });
 });
 
@@ -127,18 +141,57 @@ describe('maskBody', () => {
     expect(maskBody(JSON.stringify(body))).toBe(JSON.stringify(maskSecrets(body)));
   });
 
-  it('hides extra keys at any depth when asked (the BPM form)', () => {
-    const options = { hiddenKeys: new Set(['form', 'inputs']) };
+  it('masks second factors and codes that are not numbers, keeping the envelope code', () => {
+    const body = {
+      code: 200,
+      message: 'ok',
+      data: {
+        otpauth_uri: 'otpauth://totp/A:u?secret=S',
+        recovery_codes: ['a-b', 'c-d'],
+        totpCode: '123456',
+        verification_code: '99',
+        auth: { code: 'xyz', codes: [1, 2] },
+        status_code: 404,
+        tenant_code: 'acme',
+      },
+    };
+    const expected = JSON.stringify({
+      code: 200,
+      message: 'ok',
+      data: {
+        otpauth_uri: MASK,
+        recovery_codes: MASK,
+        totpCode: MASK,
+        verification_code: MASK,
+        auth: { code: MASK, codes: MASK },
+        status_code: 404,
+        tenant_code: 'acme',
+      },
+    });
+    expect(maskBody(body)).toBe(expected);
+    expect(maskBody(JSON.stringify(body))).toBe(expected);
+    // A numeric one-time code under a second-factor key is masked all the same.
+    expect(maskBody({ totp_code: 123456 })).toBe('{"totp_code":"***"}');
+  });
+
+  it('keeps only allow-listed keys when asked, at any depth (the BPM bodies)', () => {
+    const keeps = (key: string) => ['code', 'data', 'id', 'status', 'details'].includes(key);
     expect(
       maskBody(
-        { data: { form: { amount: 5 }, instance: { form: [1] }, inputs: { a: 1 } } },
-        options,
+        {
+          code: 200,
+          data: [{ id: 1, status: 'done', form: { amount: 5 }, details: { changes: [1] } }],
+        },
+        { keeps },
       ),
-    ).toBe('{"data":{"form":"***","instance":{"form":"***"},"inputs":"***"}}');
-    // Cut JSON text that no longer parses: the form object is hidden up to the cut.
-    expect(maskText('{"data":{"form":{"amount":5,"note":"x"},"id":3,"inputs":{"a":', options)).toBe(
-      '{"data":{"form":"***","id":3,"inputs":"***"',
+    ).toBe(
+      '{"code":200,"data":[{"id":1,"status":"done","form":"***","details":{"changes":"***"}}]}',
     );
+    // Secrets stay masked under an allowed key; text that does not parse is not stored.
+    expect(maskBody({ data: { id: 1, token: 't' } }, { keeps })).toBe(
+      '{"data":{"id":1,"token":"***"}}',
+    );
+    expect(maskBody('{"data":{"form":{"amount":5', { keeps })).toBe('[omitted]');
   });
 });
 
@@ -149,6 +202,9 @@ describe('maskText', () => {
     );
     expect(maskText('{"user":{"password":"hunt')).toBe('{"user":{"password":"***"');
     expect(maskText('{"pass\\u0077ord": "x"}')).toBe('{"pass\\u0077ord":"***"}');
+    expect(maskText('{"code": 40100, "totp_code": "1234", "data": {"code": "ab')).toBe(
+      '{"code": 40100, "totp_code":"***", "data": {"code":"***"',
+    );
     expect(maskText('{"note": "has \\"password\\": inside", "b": 2}')).toBe(
       '{"note": "has \\"password\\": inside", "b": 2}',
     );
@@ -159,7 +215,7 @@ describe('maskText', () => {
       'a=1&new_password=***&b=2; session_token=*** def',
     );
     expect(maskText('{"url": "https://h/cb?code=1&access_token=abc&x=1"}')).toBe(
-      '{"url": "https://h/cb?code=1&access_token=***&x=1"}',
+      '{"url": "https://h/cb?code=***&access_token=***&x=1"}',
     );
     expect(maskText('new%5Fpassword=x&user%5Bpassword%5D=y')).toBe(
       'new%5Fpassword=***&user%5Bpassword%5D=***',
@@ -175,6 +231,7 @@ describe('maskText', () => {
     ['a colon and an unterminated value', (n) => `"token": "${'\\x'.repeat(n / 3)}`],
     ['word characters and dots', (n) => `${'a.'.repeat(n / 2)}`],
     ['many "=" signs', (n) => 'token='.repeat(n / 6)],
+    ['code keys with and without numbers', (n) => '"code": 1,"code": '.repeat(n / 18)],
     ['nested brackets after a secret key', (n) => `"secret":${'['.repeat(n)}`],
     ['alternating quotes and colons', (n) => '":'.repeat(n / 2)],
     ['backslashes', (n) => `"${'\\'.repeat(n)}`],

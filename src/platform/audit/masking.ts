@@ -1,3 +1,5 @@
+import { keyKind, isSecretKey } from './secret-keys.js';
+
 /** What every masked secret becomes. */
 export const MASK = '***';
 
@@ -18,42 +20,26 @@ const MAX_VISITED_VALUES = 20_000;
 
 const TRUNCATED = '…[truncated]';
 
-// Matched against the key lower-cased with `-` and `_` removed, so `new_password`,
-// `Access-Token`, `refreshToken`, `client_secret`, `API_KEY` and `x-authorization` all match.
-// Plain alternatives without nested quantifiers: linear in the key's length.
-const SECRET_KEY =
-  /pass(word|wd)|token|secret|authorization|captcha|apikey|credential|privatekey|cookie/;
-// Descriptive keys that only name a kind of secret, never hold one.
-const NOT_SECRET = new Set(['tokentype']);
-
-// Bodies repeat the same few hundred keys: each is classified once. Bounded in entries and in
-// key length, since keys are client input (random or megabyte keys must not grow it).
-const KEY_CACHE_LIMIT = 4096;
-const KEY_CACHE_MAX_KEY_CHARS = 128;
-const keyCache = new Map<string, boolean>();
-
-/** True when the values of `key` are secrets (case-insensitive, `_`/`-` ignored). */
-export function isSecretKey(key: string): boolean {
-  let secret = keyCache.get(key);
-  if (secret === undefined) {
-    const normalized = key.toLowerCase().replace(/[-_]/g, '');
-    secret = !NOT_SECRET.has(normalized) && SECRET_KEY.test(normalized);
-    if (key.length <= KEY_CACHE_MAX_KEY_CHARS) {
-      if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
-      keyCache.set(key, secret);
-    }
-  }
-  return secret;
-}
-
-/** How one body is masked beyond secrets. */
+/** How one body is masked beyond secrets and codes. */
 export interface MaskOptions {
-  /** Keys whose values are hidden as well, at any depth (exact match). */
-  hiddenKeys?: ReadonlySet<string> | undefined;
+  /**
+   * An allow-list: when set, only members whose key it accepts keep their value (objects and
+   * arrays under them are filtered the same way); every other member's value is `"***"`, and a
+   * body that is not parsed as JSON is not stored (`[omitted]`). Default: every key is kept
+   * unless it names a secret or a code.
+   */
+  keeps?: ((key: string) => boolean) | undefined;
 }
 
-const hides = (key: string, options: MaskOptions) =>
-  isSecretKey(key) || options.hiddenKeys?.has(key) === true;
+/** What a body that is deliberately not stored becomes. */
+export const OMITTED = '[omitted]';
+
+/** True when the member `key` → `value` of a stored body is shown as `"***"`. */
+function hides(key: string, value: unknown, options: MaskOptions): boolean {
+  const kind = keyKind(key);
+  if (kind === 'secret' || (kind === 'code' && typeof value !== 'number')) return true;
+  return options.keeps !== undefined && !options.keeps(key);
+}
 
 /**
  * A deep copy of `value` in which the value of every secret-looking key, at any depth and inside
@@ -154,7 +140,7 @@ function boundedMaskedJson(value: unknown, options: MaskOptions, max: number): s
       if (kind === 'undefined' || kind === 'function' || kind === 'symbol') continue;
       put(`${first ? '' : ','}${JSON.stringify(key)}:`);
       first = false;
-      if (hides(key, options)) put(`"${MASK}"`);
+      if (hides(key, member, options)) put(`"${MASK}"`);
       else write(member, depth + 1, false);
     }
     put('}');
@@ -203,6 +189,13 @@ function closingQuote(text: string, start: number, end: number): number {
     else j++;
   }
   return -1;
+}
+
+/** True when a JSON number starts at `at` (a code key's number value is not a one-time code). */
+function startsNumber(text: string, at: number, end: number): boolean {
+  if (at >= end) return false;
+  const c = text.charCodeAt(at);
+  return c === 0x2d || (c >= 0x30 && c <= 0x39);
 }
 
 /** The index after the JSON string opened at `start`, or `end` if unterminated. */
@@ -266,17 +259,12 @@ function formKeyText(raw: string): string {
 /**
  * Masks `text[from, end)` in one forward pass (every character is looked at a bounded number of
  * times, so the work is linear in its length; no backtracking regex): the value of every JSON
- * member whose key hides it (`"password": "x"`, `"token": {…}`, `"form": […]`, unterminated at a
- * cut included) becomes `"***"`, and so does the value of every `key=value` pair with a secret
- * key, outside strings and inside them (a query string in a JSON value).
+ * member whose key names a secret (`"password": "x"`, `"token": {…}`, unterminated at a cut
+ * included), or a code and is not a number, becomes `"***"`, and so does the value of every
+ * `key=value` pair with a secret or code key, outside strings and inside them (a query string in
+ * a JSON value).
  */
-function maskTextRange(
-  text: string,
-  from: number,
-  end: number,
-  options: MaskOptions,
-  inString: boolean,
-): string {
+function maskTextRange(text: string, from: number, end: number, inString: boolean): string {
   let out = '';
   let i = from;
   let copied = from;
@@ -287,8 +275,9 @@ function maskTextRange(
       const close = quote < 0 ? end : quote + 1;
       const colon = skipSpace(text, close, end);
       if (colon < end && text.charCodeAt(colon) === COLON) {
-        if (hides(keyText(text.slice(i, close)), options)) {
-          const value = skipSpace(text, colon + 1, end);
+        const kind = keyKind(keyText(text.slice(i, close)));
+        const value = skipSpace(text, colon + 1, end);
+        if (kind === 'secret' || (kind === 'code' && !startsNumber(text, value, end))) {
           out += `${text.slice(copied, colon + 1)}"${MASK}"`;
           i = copied = value < end ? valueEnd(text, value, end) : end;
           continue;
@@ -298,7 +287,7 @@ function maskTextRange(
       }
       // A string value: pairs inside it (`"https://x/?token=abc"`) are masked too.
       const contentEnd = quote < 0 ? end : quote;
-      out += text.slice(copied, i + 1) + maskTextRange(text, i + 1, contentEnd, options, true);
+      out += text.slice(copied, i + 1) + maskTextRange(text, i + 1, contentEnd, true);
       copied = contentEnd;
       i = close;
       continue;
@@ -309,7 +298,7 @@ function maskTextRange(
       if (
         j < end &&
         text.charCodeAt(j) === EQUALS &&
-        hides(formKeyText(text.slice(i, j)), options)
+        keyKind(formKeyText(text.slice(i, j))) !== 'plain'
       ) {
         let k = j + 1;
         while (k < end && !endsPairValue(text.charCodeAt(k))) k++;
@@ -326,8 +315,8 @@ function maskTextRange(
 }
 
 /** `text` with secrets masked as text (see `maskTextRange`); linear in its length. */
-export function maskText(text: string, options: MaskOptions = {}): string {
-  return maskTextRange(text, 0, text.length, options, false);
+export function maskText(text: string): string {
+  return maskTextRange(text, 0, text.length, false);
 }
 
 /** `text` parsed as JSON when it looks like JSON and is small enough to parse; else undefined. */
@@ -347,8 +336,8 @@ export function parseSmallJson(text: string): unknown {
  * the cap rather than the body's size. Parsed bodies (objects, arrays) are masked by key while
  * written, stopping at the cap. Text up to 64 KB that parses as JSON is masked the same way;
  * other text is cut to the cap first and then masked as text in one linear pass (`key=value`
- * and `"key": value` pairs). Binary and streamed bodies are stored as a marker only. Empty
- * bodies are null.
+ * and `"key": value` pairs), unless an allow-list is given (then it is `[omitted]`). Binary and
+ * streamed bodies are stored as a marker only. Empty bodies are null.
  */
 export function maskBody(body: unknown, options: MaskOptions = {}): string | null {
   if (body === undefined || body === null || body === '') return null;
@@ -357,9 +346,11 @@ export function maskBody(body: unknown, options: MaskOptions = {}): string | nul
   if (typeof body === 'string') {
     const parsed = parseSmallJson(body);
     if (parsed !== undefined) return boundedMaskedJson(parsed, options, MAX_STORED_BODY_CHARS);
+    // An allow-list cannot be applied to text it does not parse: nothing of it is stored.
+    if (options.keeps) return OMITTED;
     // Cut first, then mask what is kept; masking may lengthen it (`***` for a short value), so
     // the result is cut again: removing characters never reveals a masked value.
-    const masked = maskText(body.slice(0, MAX_STORED_BODY_CHARS), options);
+    const masked = maskText(body.slice(0, MAX_STORED_BODY_CHARS));
     const left = body.length - Math.min(body.length, MAX_STORED_BODY_CHARS);
     if (left === 0 && masked.length <= MAX_STORED_BODY_CHARS) return masked;
     const cut = masked.slice(0, MAX_STORED_BODY_CHARS);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceMetrics } from '../metrics/metrics.js';
-import { maskBody, parseSmallJson, type MaskOptions } from './masking.js';
+import { normalizePath } from '../http/request-path.js';
+import { maskBody, OMITTED, parseSmallJson, type MaskOptions } from './masking.js';
 import type { DropCounter, OperationLogEntry, OperationLogRecorder } from './operation-log.js';
 
 const API_PREFIX = '/api/v1';
@@ -32,16 +33,93 @@ export function moduleAndAction(
   return { module, action: `${method} ${pattern}`.slice(0, MAX_SHORT_CHARS) };
 }
 
-// BPM bodies carry form values (`form`; `inputs`, the form values a simulated condition read):
-// who may see them is BPM's rule, and readers of the operation log are not its participants.
+// Bodies of these requests are never stored: they carry a second factor (the TOTP secret and
+// its otpauth URI, one-time and recovery codes), a password or a reset token, or an OAuth
+// client secret shown once. Matched on the normalised, lower-cased path.
+const OMITTED_BODIES = /^\/api\/v1\/(me\/totp|me\/password|password)(\/|$)/;
+const OAUTH_CLIENTS = /^\/api\/v1\/oauth2\/clients(\/[^/]+\/secret)?$/;
+
+/**
+ * `path` as the rules below match it: decoded, dots and repeated slashes resolved (as a router
+ * resolves it), lower-cased, without a trailing slash; null when it does not decode.
+ */
+export function comparablePath(path: string): string | null {
+  return (
+    normalizePath(path)
+      ?.toLowerCase()
+      .replace(/(.)\/$/, '$1') ?? null
+  );
+}
+
+/** True when neither body of a `method` request to `path` (see `comparablePath`) is stored. */
+export function omitsBodies(method: string, path: string | null): boolean {
+  // A path that does not decode is routed nowhere: storing none of its bodies loses nothing.
+  if (path === null) return true;
+  return OMITTED_BODIES.test(path) || (method.toUpperCase() === 'POST' && OAUTH_CLIENTS.test(path));
+}
+
+// BPM bodies carry form values, comments and the before/after of approvers' edits: who may see
+// them is BPM's rule, and readers of the operation log are not its participants. So only what
+// says what happened is kept: ids, statuses, results, actions, codes, times and the containers
+// holding them; every other member is `"***"`.
 const BPM_PREFIX = `${API_PREFIX}/bpm/`;
-const BPM_MASKING: MaskOptions = { hiddenKeys: new Set(['form', 'inputs']) };
+const BPM_KEPT_KEYS = new Set([
+  // The envelope, lists and validation problems.
+  'code',
+  'message',
+  'data',
+  'list',
+  'total',
+  'page',
+  'page_size',
+  'fields',
+  'field',
+  'rule',
+  // What was acted on and how it ended.
+  'id',
+  'ids',
+  'key',
+  'definition_key',
+  'version',
+  'definition_version',
+  'status',
+  'instance_status',
+  'result',
+  'action',
+  'actions',
+  'kind',
+  'to',
+  'position',
+  'round',
+  'ok',
+  'succeeded',
+  'failed',
+  'results',
+  'tasks',
+  'instance',
+  'task',
+  'details',
+  'current_node_ids',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'finished_at',
+  'due_at',
+  'read_at',
+]);
+/** Keys a reader of BPM's operation log sees: the list above and every `…_id` / `…_ids`. */
+export function keepsBpmKey(key: string): boolean {
+  return BPM_KEPT_KEYS.has(key) || key.endsWith('_id') || key.endsWith('_ids');
+}
+const BPM_MASKING: MaskOptions = { keeps: keepsBpmKey };
 const NO_EXTRA_MASKING: MaskOptions = {};
 
-/** How the bodies of a request to `path` are masked beyond secrets. */
+/** How the bodies of a request to `path` (see `comparablePath`) are masked beyond secrets. */
 export function maskingFor(path: string): MaskOptions {
   return path.startsWith(BPM_PREFIX) ? BPM_MASKING : NO_EXTRA_MASKING;
 }
+
+const isEmpty = (body: unknown) => body === undefined || body === null || body === '';
 
 const field = (value: unknown, key: string): unknown =>
   value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
@@ -67,13 +145,16 @@ export function entryOf(
   const principal = (request as { principal?: FastifyRequest['principal'] }).principal ?? null;
   // A request without a token is attributed only to what the server itself established: the
   // user a successful sign-in answers with. Anything else (a failed sign-in, a refusal) is
-  // anonymous: recorded in the default tenant and flagged, never in the tenant a body names.
+  // anonymous: stored without a tenant (platform admins read it), never in the tenant a body
+  // names.
   const user = reply.statusCode < 400 ? field(field(response, 'data'), 'user') : undefined;
   const userId = principal?.userId ?? asId(field(user, 'id'));
   const tenantId = principal?.tenantId ?? (userId === null ? null : asId(field(user, 'tenant_id')));
   const body = request.body;
   const userHeader = request.headers['user-agent'];
-  const masking = maskingFor(path);
+  const comparable = comparablePath(path);
+  const omitted = omitsBodies(request.method, comparable);
+  const masking = maskingFor(comparable ?? path);
   return {
     tenantId,
     anonymous: tenantId === null,
@@ -92,8 +173,8 @@ export function entryOf(
     userAgent: (typeof userHeader === 'string' ? userHeader : '').slice(0, 512),
     latencyMs: Math.max(0, Math.round(reply.elapsedTime)),
     requestId: request.id,
-    requestBody: maskBody(body, masking),
-    responseBody: maskBody(response, masking),
+    requestBody: omitted ? (isEmpty(body) ? null : OMITTED) : maskBody(body, masking),
+    responseBody: omitted ? (isEmpty(response) ? null : OMITTED) : maskBody(response, masking),
     createdAt: new Date(now - Math.max(0, reply.elapsedTime)),
   };
 }

@@ -7,7 +7,8 @@ import type { OperationLogEntry, OperationLogWriter } from './operation-log.js';
 export type OperationLogTables = {
   audit_operation_logs: {
     id: Generated<number>;
-    tenant_id: number;
+    /** Null for an anonymous entry (migration 0018): only platform admins read those. */
+    tenant_id: number | null;
     user_id: number | null;
     username: string;
     module: string;
@@ -27,16 +28,14 @@ export type OperationLogTables = {
   };
 };
 
-/** The tenant anonymous requests are stored in (`default`, the platform operators'). */
-export const DEFAULT_TENANT_ID = 1;
-
 /** A batch still running after this is cancelled by the server (PostgreSQL). */
 export const WRITE_STATEMENT_TIMEOUT_MS = 2000;
 
 /**
  * One INSERT for a batch, its rows passed as a single JSON parameter (`jsonRecords`). An
- * anonymous entry (no tenant established) goes to `default`, flagged `anonymous`; the tenant a
- * request body names is never used (anyone could name any tenant).
+ * anonymous entry (no tenant established) is stored without a tenant, flagged `anonymous`: no
+ * tenant's log readers see it, only platform admins; the tenant a request body names is never
+ * used (anyone could name any tenant).
  */
 export async function insertOperationLogs(
   db: Kysely<OperationLogTables>,
@@ -47,7 +46,7 @@ export async function insertOperationLogs(
     INSERT INTO audit_operation_logs (tenant_id, anonymous, user_id, username, module, action,
       method, path, status, ip, user_agent, latency_ms, request_id, request_body, response_body,
       created_at)
-    SELECT coalesce(e."tenantId", ${DEFAULT_TENANT_ID}), e.anonymous, e."userId", e.username,
+    SELECT e."tenantId", e.anonymous, e."userId", e.username,
       e.module, e.action, e.method, e.path, e.status, e.ip, e."userAgent", e."latencyMs",
       e."requestId", e."requestBody", e."responseBody", e."createdAt"
     FROM json_to_recordset(${jsonRecords(entries)}::json) AS e("tenantId" bigint,

@@ -1,7 +1,14 @@
 import pino from 'pino';
 import { Counter, Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isRecordedPath, moduleAndAction } from './operation-log-hook.js';
+import {
+  comparablePath,
+  isRecordedPath,
+  keepsBpmKey,
+  maskingFor,
+  moduleAndAction,
+  omitsBodies,
+} from './operation-log-hook.js';
 import {
   OperationLogRecorder,
   type DropCounter,
@@ -192,5 +199,44 @@ describe('operation-log routing rule', () => {
       module: 'nowhere',
       action: 'GET (unmatched)',
     });
+  });
+});
+
+describe('which bodies are stored', () => {
+  const omits = (method: string, path: string) => omitsBodies(method, comparablePath(path));
+
+  it('omits the bodies of second-factor, password and OAuth client secret routes', () => {
+    for (const path of [
+      '/api/v1/me/totp',
+      '/api/v1/me/totp/enroll',
+      '/api/v1/me/totp/confirm/',
+      '/api/v1/ME/Totp/disable',
+      '/api/v1//me/./totp/enroll',
+      '/api/v1/me/%74otp/enroll',
+      '/api/v1/me/password',
+      '/api/v1/password/forgot',
+      '/api/v1/password/reset',
+      '/api/v1/oauth2/clients/c_1/secret',
+    ]) {
+      expect(omits('POST', path), path).toBe(true);
+    }
+    expect(omits('POST', '/api/v1/oauth2/clients')).toBe(true);
+    expect(omits('GET', '/api/v1/oauth2/clients')).toBe(false);
+    expect(omits('PUT', '/api/v1/oauth2/clients/c_1')).toBe(false);
+    expect(omits('POST', '/api/v1/users')).toBe(false);
+    expect(omits('POST', '/api/v1/login')).toBe(false);
+    // A path that does not decode is routed nowhere: nothing of it is stored.
+    expect(omits('POST', '/api/v1/%zz')).toBe(true);
+  });
+
+  it('keeps BPM bodies by an allow-list of ids, statuses and codes, whatever the path spelling', () => {
+    for (const key of ['id', 'task_id', 'user_ids', 'status', 'code', 'result', 'data']) {
+      expect(keepsBpmKey(key), key).toBe(true);
+    }
+    for (const key of ['form', 'form_patch', 'comment', 'changes', 'title', 'inputs', 'name']) {
+      expect(keepsBpmKey(key), key).toBe(false);
+    }
+    expect(maskingFor(comparablePath('/api/v1//BPM/tasks/1/approve')!).keeps).toBe(keepsBpmKey);
+    expect(maskingFor(comparablePath('/api/v1/users')!).keeps).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 export interface OperationLogEntry {
   /**
    * The caller's tenant (from the token, or from the user a sign-in answered with); null for an
-   * anonymous request, which is stored in the default tenant.
+   * anonymous request, stored without a tenant (read by platform admins only).
    */
   tenantId: number | null;
   /** True when no principal was established: the username is what the request claimed. */

@@ -6212,7 +6212,7 @@ export interface operations {
                         data: {
                             list: {
                                 id: number;
-                                tenant_id: number;
+                                tenant_id: number | null;
                                 anonymous: boolean;
                                 user_id: number | null;
                                 username: string;
@@ -6265,7 +6265,7 @@ export interface operations {
                         message: string;
                         data: {
                             id: number;
-                            tenant_id: number;
+                            tenant_id: number | null;
                             anonymous: boolean;
                             user_id: number | null;
                             username: string;

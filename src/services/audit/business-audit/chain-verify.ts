@@ -42,9 +42,10 @@ export async function verifyChain(o: VerifyOptions, tenantId: number): Promise<C
     checkpointEvidence(o.db, o.checkpointKey, tenantId, o.checkpointFile),
   ]);
   const checkpoint = evidence.furthest;
-  // Once signed, the legacy boundary is the checkpoint's: moving it in the head row does not
-  // let rewritten rows pass as unkeyed ones.
-  const legacyUntil = checkpoint ? checkpoint.legacy_until : head ? Number(head.legacy_until) : 0;
+  // The legacy boundary lives only in the signed checkpoint, never in the head row: without a
+  // checkpoint every link must be keyed, so rewriting keyed rows as unkeyed links and moving the
+  // boundary (checkpoints deleted, the file off) is caught at the first rewritten link.
+  const legacyUntil = checkpoint ? checkpoint.legacy_until : 0;
   const broken = (seq: number, id: number | null, reason: string, checked: number) => ({
     ok: false,
     checked,
@@ -75,8 +76,13 @@ export async function verifyChain(o: VerifyOptions, tenantId: number): Promise<C
         return broken(seq, row.id, 'the link does not point to the previous row', checked);
       const content = linkContent({ ...row, seq, created_at: row.created_at.toISOString() });
       const key = seq <= legacyUntil ? null : o.linkKey;
-      if (linkHash(prevHash, content, key) !== row.hash)
-        return broken(seq, row.id, 'the row was changed after it was written', checked);
+      if (linkHash(prevHash, content, key) !== row.hash) {
+        const unkeyed = key !== null && linkHash(prevHash, content, null) === row.hash;
+        const reason = unkeyed
+          ? 'the link is unkeyed but no signed checkpoint covers it as written before the chain was keyed'
+          : 'the row was changed after it was written';
+        return broken(seq, row.id, reason, checked);
+      }
       if (checkpoint && seq === checkpoint.seq && row.hash !== checkpoint.hash)
         return broken(seq, row.id, 'the row differs from the signed checkpoint', checked);
       prevHash = row.hash;

@@ -40,6 +40,11 @@ function signatureOf(key: Buffer, c: Omit<Checkpoint, 'signature'>): string {
     .digest('hex');
 }
 
+/** `c` signed with the checkpoint key. */
+export function signCheckpoint(key: Buffer, c: Omit<Checkpoint, 'signature'>): Checkpoint {
+  return { ...c, signature: signatureOf(key, c) };
+}
+
 export function isSigned(key: Buffer, c: Checkpoint): boolean {
   if (!/^[0-9a-f]{64}$/.test(c.signature)) return false;
   return timingSafeEqual(Buffer.from(signatureOf(key, c), 'hex'), Buffer.from(c.signature, 'hex'));
@@ -50,6 +55,12 @@ export function isSigned(key: Buffer, c: Checkpoint): boolean {
  * checkpoint, in the table and appended to the file. A head that moved backwards (fewer links
  * than the newest checkpoint: rows and head rolled back) is not signed: it is logged as
  * tampering and left for verify to report against the earlier checkpoint.
+ *
+ * The legacy boundary (links before the chain was keyed, migration 0011) is never taken from
+ * the database again: a checkpoint carries its predecessor's, a tenant's first checkpoint 0.
+ * A head that claims another boundary (unkeyed links no signed checkpoint covers: rows relinked
+ * without the key, checkpoints deleted) is not signed either. Only checkpoints written by the
+ * releases before this rule ever signed a boundary from the head, right after 0011.
  */
 export async function writeCheckpoints(o: CheckpointOptions): Promise<number> {
   let written = 0;
@@ -62,15 +73,20 @@ export async function writeCheckpoints(o: CheckpointOptions): Promise<number> {
       legacy_until: string;
       last_seq: string | null;
       last_hash: string | null;
+      last_legacy_until: string | null;
+      last_created_at: Date | null;
+      last_signature: string | null;
       /** The chain's row at the last checkpoint's seq, as it is now. */
       row_hash: string | null;
     }>`
       SELECT h.tenant_id, h.seq, h.hash, h.legacy_until, c.seq AS last_seq, c.hash AS last_hash,
+        c.legacy_until AS last_legacy_until, c.created_at AS last_created_at,
+        c.signature AS last_signature,
         (SELECT b.hash FROM audit_business_logs b
           WHERE b.tenant_id = h.tenant_id AND b.seq = c.seq) AS row_hash
       FROM audit_chain_heads h
       LEFT JOIN LATERAL (
-        SELECT seq, hash FROM audit_chain_checkpoints c
+        SELECT seq, hash, legacy_until, created_at, signature FROM audit_chain_checkpoints c
         WHERE c.tenant_id = h.tenant_id ORDER BY c.seq DESC, c.id DESC LIMIT 1
       ) c ON true
       WHERE h.tenant_id > ${afterTenant} AND (c.seq IS NULL OR c.seq <> h.seq OR c.hash <> h.hash)
@@ -92,14 +108,35 @@ export async function writeCheckpoints(o: CheckpointOptions): Promise<number> {
         );
         continue;
       }
-      const unsigned = {
+      // The boundary carried on is believed only under a valid signature: a row inserted
+      // without the key must not get its boundary signed.
+      const last = row.last_seq === null ? null : lastCheckpointOf(row);
+      if (last && !isSigned(o.key, last)) {
+        o.logger.error(
+          { tenant_id: last.tenant_id, checkpoint: last.seq },
+          'audit chain checkpoint with an invalid signature: not extended',
+        );
+        continue;
+      }
+      const legacyUntil = last ? last.legacy_until : 0;
+      if (Number(row.legacy_until) !== legacyUntil) {
+        o.logger.error(
+          {
+            tenant_id: Number(row.tenant_id),
+            head_legacy_until: Number(row.legacy_until),
+            signed_legacy_until: legacyUntil,
+          },
+          'audit chain head claims unkeyed links no signed checkpoint covers: rows relinked without the key or checkpoints deleted',
+        );
+        continue;
+      }
+      const checkpoint = signCheckpoint(o.key, {
         tenant_id: Number(row.tenant_id),
         seq,
         hash: row.hash,
-        legacy_until: Number(row.legacy_until),
+        legacy_until: legacyUntil,
         created_at: (o.now?.() ?? new Date()).toISOString(),
-      };
-      const checkpoint = { ...unsigned, signature: signatureOf(o.key, unsigned) };
+      });
       await o.db
         .insertInto('audit_chain_checkpoints')
         .values({ ...checkpoint, created_at: new Date(checkpoint.created_at) })
@@ -114,6 +151,25 @@ export async function writeCheckpoints(o: CheckpointOptions): Promise<number> {
     if (moved.rows.length < ROUND_PAGE) return written;
     afterTenant = Number(moved.rows.at(-1)!.tenant_id);
   }
+}
+
+/** The newest checkpoint a round read beside a head, as it was signed. */
+function lastCheckpointOf(row: {
+  tenant_id: string;
+  last_seq: string | null;
+  last_hash: string | null;
+  last_legacy_until: string | null;
+  last_created_at: Date | null;
+  last_signature: string | null;
+}): Checkpoint {
+  return {
+    tenant_id: Number(row.tenant_id),
+    seq: Number(row.last_seq),
+    hash: row.last_hash ?? '',
+    legacy_until: Number(row.last_legacy_until),
+    created_at: new Date(row.last_created_at ?? 0).toISOString(),
+    signature: row.last_signature ?? '',
+  };
 }
 
 /** One replica signs at a time, so replicas never append the same head twice. */

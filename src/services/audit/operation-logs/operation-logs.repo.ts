@@ -53,10 +53,28 @@ type TextColumn =
   | 'request_body'
   | 'response_body';
 
-/** The filter as one SQL condition, tenant first. */
-function matching(tenantId: number, filter: OperationLogFilter) {
+/**
+ * Whose entries a reader sees: their tenant's and, for a platform admin, the anonymous ones
+ * (stored without a tenant, since no principal was established).
+ */
+export interface LogScope {
+  tenantId: number;
+  anonymous: boolean;
+}
+
+/** The tenant ids a scope reads: its tenant, then null (the anonymous entries) if it may. */
+const tenantsOf = (scope: LogScope): Array<number | null> =>
+  scope.anonymous ? [scope.tenantId, null] : [scope.tenantId];
+
+function inScope(eb: Eb, scope: LogScope) {
+  const own = eb('tenant_id', '=', scope.tenantId);
+  return scope.anonymous ? eb.or([own, eb('tenant_id', 'is', null)]) : own;
+}
+
+/** The filter as one SQL condition over one tenant's entries (null: the anonymous ones). */
+function matching(tenant: number | null, filter: OperationLogFilter) {
   return (eb: Eb) => {
-    const c = [eb('tenant_id', '=', tenantId)];
+    const c = [tenant === null ? eb('tenant_id', 'is', null) : eb('tenant_id', '=', tenant)];
     if (filter.anonymous !== undefined) c.push(eb('anonymous', '=', filter.anonymous));
     if (filter.user_id !== undefined) c.push(eb('user_id', '=', filter.user_id));
     if (filter.username) c.push(eb('username', 'ilike', containsPattern(filter.username)));
@@ -71,17 +89,37 @@ function matching(tenantId: number, filter: OperationLogFilter) {
   };
 }
 
+/** The filter over every tenant id of the scope. */
+const matchingScope = (scope: LogScope, filter: OperationLogFilter) => (eb: Eb) =>
+  eb.or(tenantsOf(scope).map((tenant) => matching(tenant, filter)(eb)));
+
 export async function listOperationLogs(
   db: OperationLogDb,
-  tenantId: number,
+  scope: LogScope,
   filter: OperationLogFilter,
   page: Page,
 ): Promise<{ rows: OperationLogRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
+  // One newest-first index range per tenant id, each cut at the page's end, then merged: an OR of
+  // the two would sort every matching row of the tenant to serve one page.
+  const newest = (tenant: number | null) =>
     db
       .selectFrom('audit_operation_logs')
       .select(ITEM_COLUMNS)
-      .where(matching(tenantId, filter))
+      .where(matching(tenant, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.offset + page.pageSize);
+  const [own, anonymous] = tenantsOf(scope).map(newest);
+  const merged = anonymous
+    ? db
+        .selectFrom(own!.as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(anonymous.as('anonymous')).selectAll())
+    : db.selectFrom(own!.as('own')).selectAll();
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom(merged.as('merged'))
+      .selectAll()
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(page.pageSize)
@@ -89,7 +127,7 @@ export async function listOperationLogs(
       .execute(),
     db
       .selectFrom('audit_operation_logs')
-      .where(matching(tenantId, filter))
+      .where(matchingScope(scope, filter))
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
   ]);
@@ -98,13 +136,13 @@ export async function listOperationLogs(
 
 export function findOperationLog(
   db: OperationLogDb,
-  tenantId: number,
+  scope: LogScope,
   id: number,
 ): Promise<OperationLogDetailRow | undefined> {
   return db
     .selectFrom('audit_operation_logs')
     .select([...ITEM_COLUMNS, 'request_body', 'response_body'])
-    .where('tenant_id', '=', tenantId)
+    .where((eb) => inScope(eb, scope))
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -134,39 +172,55 @@ export interface ExportCursor {
  */
 export async function readOperationLogCsvPage(
   db: OperationLogDb,
-  tenantId: number,
+  scope: LogScope,
   filter: OperationLogFilter,
   after: ExportCursor | undefined,
   limit: number,
 ): Promise<CsvPage<ExportCursor>> {
-  let query = db.selectFrom('audit_operation_logs').where(matching(tenantId, filter));
-  if (after) {
-    query = query.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id})`);
-  }
   const text = (column: TextColumn) => sqlNeutralizeFormula(column).as(column);
-  const page = query
-    .select([
-      'id',
-      'tenant_id',
-      'anonymous',
-      'user_id',
-      text('username'),
-      text('module'),
-      text('action'),
-      text('method'),
-      text('path'),
-      'status',
-      text('ip'),
-      text('user_agent'),
-      'latency_ms',
-      text('request_id'),
-      text('request_body'),
-      text('response_body'),
-      sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
-        'created_at',
-      ),
-      'created_at as sort_at',
-    ])
+  const pageOf = (tenant: number | null) => {
+    let query = db.selectFrom('audit_operation_logs').where(matching(tenant, filter));
+    if (after) {
+      query = query.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id})`);
+    }
+    return query
+      .select([
+        'id',
+        'tenant_id',
+        'anonymous',
+        'user_id',
+        text('username'),
+        text('module'),
+        text('action'),
+        text('method'),
+        text('path'),
+        'status',
+        text('ip'),
+        text('user_agent'),
+        'latency_ms',
+        text('request_id'),
+        text('request_body'),
+        text('response_body'),
+        sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+          'created_at',
+        ),
+        'created_at as sort_at',
+      ])
+      .orderBy('sort_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+  };
+  // One keyset range per tenant id, merged (as in listOperationLogs).
+  const [own, anonymous] = tenantsOf(scope).map(pageOf);
+  const merged = anonymous
+    ? db
+        .selectFrom(own!.as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(anonymous.as('anonymous')).selectAll())
+    : db.selectFrom(own!.as('own')).selectAll();
+  const page = db
+    .selectFrom(merged.as('merged'))
+    .selectAll()
     .orderBy('sort_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit);
@@ -189,67 +243,71 @@ export async function readOperationLogCsvPage(
   };
 }
 
-function statsWhere(tenantId: number, range: StatsQuery) {
-  const c = [sql`tenant_id = ${tenantId}`];
+function statsWhere(scope: LogScope, range: StatsQuery) {
+  const c = [
+    scope.anonymous
+      ? sql`(tenant_id = ${scope.tenantId} OR tenant_id IS NULL)`
+      : sql`tenant_id = ${scope.tenantId}`,
+  ];
   if (range.start_time) c.push(sql`created_at >= ${range.start_time}`);
   if (range.end_time) c.push(sql`created_at < ${range.end_time}`);
   return sql.join(c, sql` AND `);
 }
 
-export async function operationLogTotals(db: OperationLogDb, tenantId: number, range: StatsQuery) {
+export async function operationLogTotals(db: OperationLogDb, scope: LogScope, range: StatsQuery) {
   const { rows } = await sql<{ total: number; errors: number; avg: number; p95: number }>`
     SELECT count(*)::int AS total,
            (count(*) FILTER (WHERE status >= 400))::int AS errors,
            coalesce(avg(latency_ms), 0)::float8 AS avg,
            coalesce(percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms), 0)::float8 AS p95
-    FROM audit_operation_logs WHERE ${statsWhere(tenantId, range)}`.execute(db);
+    FROM audit_operation_logs WHERE ${statsWhere(scope, range)}`.execute(db);
   return rows[0]!;
 }
 
 export async function countOperationLogsByModule(
   db: OperationLogDb,
-  tenantId: number,
+  scope: LogScope,
   range: StatsQuery,
 ) {
   const { rows } = await sql<{ module: string; count: number }>`
     SELECT module, count(*)::int AS count FROM audit_operation_logs
-    WHERE ${statsWhere(tenantId, range)} GROUP BY module ORDER BY count DESC, module`.execute(db);
+    WHERE ${statsWhere(scope, range)} GROUP BY module ORDER BY count DESC, module`.execute(db);
   return rows;
 }
 
 export async function countOperationLogsByStatus(
   db: OperationLogDb,
-  tenantId: number,
+  scope: LogScope,
   range: StatsQuery,
 ) {
   const { rows } = await sql<{ status: number; count: number }>`
     SELECT status, count(*)::int AS count FROM audit_operation_logs
-    WHERE ${statsWhere(tenantId, range)} GROUP BY status ORDER BY status`.execute(db);
+    WHERE ${statsWhere(scope, range)} GROUP BY status ORDER BY status`.execute(db);
   return rows;
 }
 
 export async function topOperationLogPaths(
   db: OperationLogDb,
-  tenantId: number,
+  scope: LogScope,
   range: StatsQuery,
   limit: number,
 ) {
   const { rows } = await sql<{ path: string; count: number; avg_latency_ms: number }>`
     SELECT path, count(*)::int AS count, avg(latency_ms)::float8 AS avg_latency_ms
-    FROM audit_operation_logs WHERE ${statsWhere(tenantId, range)}
+    FROM audit_operation_logs WHERE ${statsWhere(scope, range)}
     GROUP BY path ORDER BY count DESC, path LIMIT ${limit}`.execute(db);
   return rows;
 }
 
-/** Deletes the tenant's logs created before `before`; returns how many. */
+/** Deletes the logs of `scope` created before `before`; returns how many. */
 export async function deleteOperationLogsBefore(
   db: OperationLogDb,
-  tenantId: number,
+  scope: LogScope,
   before: Date,
 ): Promise<number> {
   const result = await db
     .deleteFrom('audit_operation_logs')
-    .where('tenant_id', '=', tenantId)
+    .where((eb) => inScope(eb, scope))
     .where('created_at', '<', before)
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -51,8 +51,9 @@ export const clearQuery = z.object({ days: z.string().optional() });
 /** A list item: every field but the bodies (the detail has them). */
 export const operationLogItem = z.object({
   id: z.number().int(),
-  tenant_id: z.number().int(),
-  /** No principal was established: stored in the default tenant, `username` as claimed. */
+  /** Null for an anonymous entry. */
+  tenant_id: z.number().int().nullable(),
+  /** No principal was established: no tenant (platform admins read it), `username` as claimed. */
   anonymous: z.boolean(),
   user_id: z.number().int().nullable(),
   username: z.string(),

@@ -14,6 +14,7 @@ import {
   readOperationLogCsvPage,
   topOperationLogPaths,
   type ExportCursor,
+  type LogScope,
   type OperationLogDb,
   type OperationLogRow,
 } from './operation-logs.repo.js';
@@ -45,6 +46,12 @@ export interface OperationLogsServiceOptions {
   exportPageRows?: number;
 }
 
+/** The caller's tenant and, for a platform admin, the anonymous entries. */
+const scopeOf = (principal: Principal): LogScope => ({
+  tenantId: principal.tenantId,
+  anonymous: principal.platformAdmin,
+});
+
 const itemOf = (row: OperationLogRow): OperationLogItem => ({
   ...row,
   created_at: toIso(row.created_at),
@@ -66,23 +73,23 @@ export class OperationLogsService {
   async list(principal: Principal, query: ListOperationLogsQuery) {
     const page = parsePage(query);
     const { page: _p, page_size: _s, ...filter } = query;
-    const { rows, total } = await listOperationLogs(this.db, principal.tenantId, filter, page);
+    const { rows, total } = await listOperationLogs(this.db, scopeOf(principal), filter, page);
     return pageResult(rows.map(itemOf), total, page);
   }
 
   async get(principal: Principal, id: number): Promise<OperationLogView> {
-    const row = await findOperationLog(this.db, principal.tenantId, id);
+    const row = await findOperationLog(this.db, scopeOf(principal), id);
     if (!row) throw new AppError(ERROR_CODES.NOT_FOUND, 'operation log not found');
     return { ...itemOf(row), request_body: row.request_body, response_body: row.response_body };
   }
 
   async stats(principal: Principal, range: StatsQuery): Promise<OperationLogStats> {
-    const tenantId = principal.tenantId;
+    const scope = scopeOf(principal);
     const [totals, byModule, byStatus, topPaths] = await Promise.all([
-      operationLogTotals(this.db, tenantId, range),
-      countOperationLogsByModule(this.db, tenantId, range),
-      countOperationLogsByStatus(this.db, tenantId, range),
-      topOperationLogPaths(this.db, tenantId, range, TOP_PATHS),
+      operationLogTotals(this.db, scope, range),
+      countOperationLogsByModule(this.db, scope, range),
+      countOperationLogsByStatus(this.db, scope, range),
+      topOperationLogPaths(this.db, scope, range, TOP_PATHS),
     ]);
     const round = (n: number) => Math.round(n * 100) / 100;
     return {
@@ -102,16 +109,19 @@ export class OperationLogsService {
    * cells a spreadsheet would run as a formula get a leading `'`.
    */
   exportCsv(principal: Principal, filter: OperationLogFilter): Readable {
-    const tenantId = principal.tenantId;
+    const scope = scopeOf(principal);
     return csvPages<ExportCursor>({
       header: EXPORT_COLUMNS,
-      readPage: (after, limit) => readOperationLogCsvPage(this.db, tenantId, filter, after, limit),
+      readPage: (after, limit) => readOperationLogCsvPage(this.db, scope, filter, after, limit),
       maxRows: this.exportMaxRows,
       pageRows: this.exportPageRows,
     });
   }
 
-  /** Deletes the caller's tenant's logs older than `days` days (0: all until now). */
+  /**
+   * Deletes the logs the caller reads (their tenant's; a platform admin's also the anonymous
+   * ones) older than `days` days (0: all until now).
+   */
   async clear(principal: Principal, days: string | undefined): Promise<{ deleted: number }> {
     if (days === undefined || !/^\d{1,5}$/.test(days)) {
       throw new AppError(ERROR_CODES.BAD_REQUEST, 'days must be an integer ≥ 0', {
@@ -119,6 +129,6 @@ export class OperationLogsService {
       });
     }
     const before = new Date(this.now().getTime() - Number(days) * DAY_MS);
-    return { deleted: await deleteOperationLogsBefore(this.db, principal.tenantId, before) };
+    return { deleted: await deleteOperationLogsBefore(this.db, scopeOf(principal), before) };
   }
 }
