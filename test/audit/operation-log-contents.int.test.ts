@@ -226,7 +226,7 @@ describe('anonymous entries', () => {
 });
 
 // Last in the file: it reruns the migration over the whole table.
-describe('migration 0018', () => {
+describe('migration 0019', () => {
   it('clears second factors and BPM bodies already written, and moves anonymous rows out of tenant 1', async () => {
     const row = (requestId: string, values: Record<string, unknown>) => ({
       tenant_id: 1,
@@ -276,7 +276,7 @@ describe('migration 0018', () => {
       ])
       .execute();
     const text = await readFile(
-      new URL('../../migrations/0018_operation_log_contents.sql', import.meta.url),
+      new URL('../../migrations/0019_operation_log_contents.sql', import.meta.url),
       'utf8',
     );
     await platform.kernel.database.withSession((session) => session.runScript(text));

@@ -7,7 +7,7 @@ import type { OperationLogEntry, OperationLogWriter } from './operation-log.js';
 export type OperationLogTables = {
   audit_operation_logs: {
     id: Generated<number>;
-    /** Null for an anonymous entry (migration 0018): only platform admins read those. */
+    /** Null for an anonymous entry (migration 0019): only platform admins read those. */
     tenant_id: number | null;
     user_id: number | null;
     username: string;
