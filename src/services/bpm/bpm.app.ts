@@ -64,7 +64,11 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   const instances = new InstancesService({ db, runner, directoryOf, audit: kernel.businessAudit });
   const idempotency = new IdempotencyService({ db });
   registerInstanceRoutes(app, instances, idempotency);
-  registerTaskRoutes(app, new TasksService({ db, runner, instances }), idempotency);
+  registerTaskRoutes(
+    app,
+    new TasksService({ db, runner, instances, audit: kernel.businessAudit }),
+    idempotency,
+  );
   registerCcRoutes(app, new CcService({ db }));
   registerSimulationRoutes(app, new SimulationService({ db, directoryOf }));
   registerInternalRoutes(

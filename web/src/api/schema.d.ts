@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/v1/bpm/admin/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move every open task of one user to another (platform admin; a leaver's work) */
+        post: operations["postBpmAdminReassign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bpm/cc/{id}/read": {
         parameters: {
             query?: never;
@@ -460,6 +477,23 @@ export interface paths {
         get: operations["getBpmTasksByIdExplain"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bpm/tasks/{id}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move an open task to another active user (platform admin) */
+        post: operations["postBpmTasksByIdReassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1611,6 +1645,53 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    postBpmAdminReassign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from_user_id: number;
+                    to_user_id: number;
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @description open tasks moved to the new holder */
+                            reassigned: number;
+                            /** @description open tasks left where they are, with the refusal (the new holder is already on that step, say) */
+                            skipped: {
+                                task_id: number;
+                                code: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     postBpmCcByIdRead: {
         parameters: {
             query?: never;
@@ -3659,6 +3740,112 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postBpmTasksByIdReassign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to_user_id: number;
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            instance_id: number;
+                            node_id: string;
+                            node_name: string;
+                            /** @enum {string} */
+                            kind: "approval" | "resubmit";
+                            assignee_id: number;
+                            original_assignee_id: number | null;
+                            delegator_id: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "waiting" | "done" | "canceled";
+                            result: string | null;
+                            round: number;
+                            comment: string | null;
+                            created_at: string;
+                            due_at: string | null;
+                            finished_at: string | null;
+                            instance: {
+                                id: number;
+                                title: string;
+                                definition_id: number;
+                                definition_key: string;
+                                definition_version: number;
+                                /** @enum {string} */
+                                status: "running" | "suspended" | "approved" | "rejected" | "canceled" | "terminated";
+                                initiator_id: number;
+                                biz_type: string;
+                                biz_id: string;
+                                round: number;
+                                suspend_reason: {
+                                    /** @enum {string} */
+                                    code: "empty_assignee" | "condition_failed";
+                                    node_id: string;
+                                    detail: string;
+                                } | null;
+                                created_at: string;
+                                finished_at: string | null;
+                                initiator_name: string | null;
+                                form: {
+                                    [key: string]: unknown;
+                                };
+                                tasks: {
+                                    id: number;
+                                    instance_id: number;
+                                    node_id: string;
+                                    node_name: string;
+                                    /** @enum {string} */
+                                    kind: "approval" | "resubmit";
+                                    assignee_id: number;
+                                    original_assignee_id: number | null;
+                                    delegator_id: number | null;
+                                    /** @enum {string} */
+                                    status: "pending" | "waiting" | "done" | "canceled";
+                                    result: string | null;
+                                    round: number;
+                                    comment: string | null;
+                                    created_at: string;
+                                    due_at: string | null;
+                                    finished_at: string | null;
+                                }[];
+                                current_node_ids: string[];
+                                path: string[];
+                                actions: ("approve" | "reject" | "transfer" | "return_initiator" | "return_previous" | "add_sign" | "reduce_sign" | "delegate" | "resolve" | "cancel" | "resubmit" | "terminate" | "urge" | "withdraw")[];
+                            };
+                            actions: ("approve" | "reject" | "transfer" | "return_initiator" | "return_previous" | "add_sign" | "reduce_sign" | "delegate" | "resolve" | "cancel" | "resubmit" | "terminate" | "urge" | "withdraw")[];
+                        };
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -391,6 +391,7 @@ const en = {
     withdraw: 'Withdrew an approval',
     urge: 'Reminded the approvers',
     reduce_sign: 'Removed added approvers',
+    reassign: 'Reassigned by an administrator',
     edit: 'Edited the form',
   },
   account: {

@@ -373,6 +373,7 @@ const zhCN: Dictionary = {
     withdraw: '撤回审批',
     urge: '催办',
     reduce_sign: '减签',
+    reassign: '管理员改派',
     edit: '修改表单',
   },
   account: {

@@ -63,6 +63,9 @@ export function checkHolder(task: TaskState, actor: Actor, systemAllowed: boolea
   if (task.delegatorId !== null) throw notAllowed('a delegated task can only be resolved');
 }
 
+const targetProblem = (message: string) =>
+  AppError.validation([{ field: 'to_user_id', rule: 'option', message }], message);
+
 /**
  * A user a task may be passed to: not the caller, not the initiator (no self-approval, unless
  * the node sets `allowInitiator`), not already on the node, active.
@@ -75,9 +78,19 @@ export async function checkTarget(
   actor: Actor,
   to: number,
 ) {
-  const problem = (message: string) =>
-    AppError.validation([{ field: 'to_user_id', rule: 'option', message }], message);
-  if (to === actor.userId) throw problem('cannot pass a task to yourself');
+  if (to === actor.userId) throw targetProblem('cannot pass a task to yourself');
+  await checkRecipient(ctx, s, task, node, to);
+}
+
+/** A user who may hold `task`: not the initiator (unless allowed), not already on the node, active. */
+export async function checkRecipient(
+  ctx: EngineContext,
+  s: InstanceState,
+  task: TaskState,
+  node: ApprovalNode,
+  to: number,
+) {
+  const problem = targetProblem;
   if (to === s.initiatorId && node.allowInitiator !== true)
     throw problem('the initiator may not approve their own request');
   const onNode = s.tasks.some(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyAction } from './actions.js';
 import { startInstance } from './advance.js';
 import {
+  admin,
   approval,
   chain,
   logs,
@@ -248,5 +249,88 @@ describe('add-sign', () => {
     await expect(act(state, { type: 'add_sign', taskId, userIds: [7] }, 1)).rejects.toMatchObject({
       code: 40900,
     });
+  });
+});
+
+describe('reassign (platform admin)', () => {
+  const byAdmin = (
+    ctx: Awaited<ReturnType<typeof started>>['ctx'],
+    s: InstanceState,
+    action: Action,
+  ) => applyAction(ctx, s, action, admin());
+
+  it('moves a pending task to another active user, keeping the first holder, logged and notified', async () => {
+    const { ctx, state } = await started();
+    const taskId = pendingOf(state.tasks, 1).id;
+    const { state: next, effects } = await byAdmin(ctx, state, {
+      type: 'reassign',
+      taskId,
+      fromUserId: 1,
+      toUserId: 7,
+      comment: 'left the company',
+    });
+    expect(next.tasks.find((t) => t.id === taskId)).toMatchObject({
+      status: 'pending',
+      assigneeId: 7,
+      originalAssigneeId: 1,
+    });
+    expect(logs(effects)).toEqual([
+      expect.objectContaining({
+        action: 'reassign',
+        operatorId: 1000,
+        comment: 'left the company',
+        details: { from_user_id: 1, to_user_id: 7 },
+      }),
+    ]);
+    expect(effects).toContainEqual({ type: 'notify', kind: 'todo', userIds: [7], nodeId: 'a' });
+  });
+
+  it('moves a waiting task of a sequential node without notifying yet', async () => {
+    const { ctx, state } = await started({ mode: 'sequential' });
+    const waiting = state.tasks.find((t) => t.assigneeId === 2)!;
+    expect(waiting.status).toBe('waiting');
+    const { state: next, effects } = await byAdmin(ctx, state, {
+      type: 'reassign',
+      taskId: waiting.id,
+      fromUserId: 2,
+      toUserId: 7,
+    });
+    expect(next.tasks.find((t) => t.id === waiting.id)).toMatchObject({
+      status: 'waiting',
+      assigneeId: 7,
+    });
+    expect(effects.some((e) => e.type === 'notify')).toBe(false);
+  });
+
+  it('ends a delegation in progress: the new holder decides', async () => {
+    const { ctx, state, act } = await started();
+    const taskId = pendingOf(state.tasks, 1).id;
+    const lent = (await act(state, { type: 'delegate', taskId, toUserId: 5 }, 1)).state;
+    const { state: next, effects } = await byAdmin(ctx, lent, {
+      type: 'reassign',
+      taskId,
+      fromUserId: 5,
+      toUserId: 7,
+    });
+    expect(next.tasks.find((t) => t.id === taskId)).toMatchObject({
+      assigneeId: 7,
+      delegatorId: null,
+    });
+    expect(effects).toContainEqual({ type: 'delegation_resolved', taskId });
+  });
+
+  it('refuses anyone but a platform admin (40301), a done task (40900), a moved task (40900) and bad targets (40001)', async () => {
+    const { ctx, state, act } = await started();
+    const taskId = pendingOf(state.tasks, 1).id;
+    const move = (toUserId: number, fromUserId = 1) =>
+      ({ type: 'reassign', taskId, fromUserId, toUserId }) as Action;
+    await expect(act(state, move(7), 1)).rejects.toMatchObject({ code: 40301 });
+    await expect(byAdmin(ctx, state, move(7, 3))).rejects.toMatchObject({ code: 40900 });
+    for (const to of [1, 2, 30, 99]) {
+      // the holder, a co-holder on the node, the initiator, an inactive user
+      await expect(byAdmin(ctx, state, move(to))).rejects.toMatchObject({ code: 40001 });
+    }
+    const done = (await act(state, { type: 'approve', taskId }, 1)).state;
+    await expect(byAdmin(ctx, done, move(7))).rejects.toMatchObject({ code: 40900 });
   });
 });

@@ -19,7 +19,7 @@ import {
   type Step,
 } from './action-checks.js';
 import { urge, withdraw } from './actions-followup.js';
-import { delegate, resolve, transfer } from './actions-handover.js';
+import { delegate, reassign, resolve, transfer } from './actions-handover.js';
 import { addSign, reduceSign, settleSignChain } from './actions-sign.js';
 import { cancelAllowed, isSignChainTask, returnPreviousTarget } from './available.js';
 import { applyEdits } from './edits.js';
@@ -248,6 +248,8 @@ export async function applyAction(
       return returnTask({ ctx, s, action, actor });
     case 'transfer':
       return transfer({ ctx, s, action, actor });
+    case 'reassign':
+      return reassign({ ctx, s, action, actor });
     case 'delegate':
       return delegate({ ctx, s, action, actor });
     case 'resolve':

@@ -210,7 +210,8 @@ export type LogAction =
   | 'edit'
   | 'urge'
   | 'withdraw'
-  | 'reduce_sign';
+  | 'reduce_sign'
+  | 'reassign';
 
 export interface LogEntry {
   nodeId: string | null;
@@ -222,7 +223,8 @@ export interface LogEntry {
   round: number;
   /**
    * What the entry is about beyond its comment: `{to_user_id}` (transfer, delegate),
-   * `{user_ids, position}` (add-sign), `{user_ids}` (reduce-sign), `{changes: [{field, before, after}]}` (an approver's form edit).
+   * `{user_ids, position}` (add-sign), `{user_ids}` (reduce-sign), `{changes: [{field, before, after}]}` (an approver's form edit),
+   * `{from_user_id, to_user_id}` (reassign).
    */
   details?: Record<string, unknown> | null;
 }
@@ -294,7 +296,16 @@ export type Action =
   /** The initiator reminds the holders of the pending tasks (once an hour per task). */
   | { type: 'urge'; comment?: string | null }
   /** The actor of the last approval takes it back while the next node is untouched. */
-  | { type: 'withdraw'; taskId: number; comment?: string | null };
+  | { type: 'withdraw'; taskId: number; comment?: string | null }
+  /** A platform admin moves an open task to another active user. */
+  | {
+      type: 'reassign';
+      taskId: number;
+      /** The holder the caller saw: a task that changed hands since is refused (40900). */
+      fromUserId: number;
+      toUserId: number;
+      comment?: string | null;
+    };
 
 export type AddSignPosition = 'parallel' | 'before' | 'after';
 

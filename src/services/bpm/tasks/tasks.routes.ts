@@ -20,6 +20,8 @@ import {
   taskItemView,
   todoQuery,
   transferBody,
+  reassignAllBody,
+  reassignAllView,
 } from './tasks.schema.js';
 import type { TasksService } from './tasks.service.js';
 
@@ -177,6 +179,43 @@ export function registerTaskRoutes(
     'Take back your approval while the next node is untouched',
     commentBody,
     (taskId, b) => ({ type: 'withdraw', taskId, comment: b.comment ?? null }),
+  );
+
+  app.post(
+    '/api/v1/bpm/tasks/:id/reassign',
+    {
+      ...idempotent(),
+      schema: {
+        tags,
+        summary: 'Move an open task to another active user (platform admin)',
+        params: idParams,
+        body: transferBody,
+        response: taskDetail,
+      },
+    },
+    async (request) =>
+      ok(
+        await tasks.reassign(
+          principalOf(request),
+          request.params.id,
+          request.body.to_user_id,
+          request.body.comment ?? null,
+        ),
+      ),
+  );
+
+  app.post(
+    '/api/v1/bpm/admin/reassign',
+    {
+      ...idempotent(),
+      schema: {
+        tags,
+        summary: "Move every open task of one user to another (platform admin; a leaver's work)",
+        body: reassignAllBody,
+        response: { 200: envelopeOf(reassignAllView) },
+      },
+    },
+    async (request) => ok(await tasks.reassignAll(principalOf(request), request.body)),
   );
 
   app.post(

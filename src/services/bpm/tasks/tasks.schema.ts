@@ -82,3 +82,26 @@ export const batchView = z.object({
 });
 
 export type BatchInput = z.infer<typeof batchBody>;
+
+export const reassignAllBody = z.object({
+  from_user_id: userId,
+  to_user_id: userId,
+  comment: comment.nullish(),
+});
+
+export const reassignAllView = z.object({
+  reassigned: z.number().int().describe('open tasks moved to the new holder'),
+  skipped: z
+    .array(
+      z.object({
+        task_id: z.number().int(),
+        code: z.number().int(),
+        message: z.string(),
+      }),
+    )
+    .describe(
+      'open tasks left where they are, with the refusal (the new holder is already on that step, say)',
+    ),
+});
+
+export type ReassignAllInput = z.infer<typeof reassignAllBody>;

@@ -14,15 +14,19 @@ import {
 import type { InstancesService } from '../instances/instances.service.js';
 import type { InstanceRunner } from '../runtime/runner.js';
 import { instanceIdOfTask, type TaskRow } from '../runtime/state.repo.js';
+import { assigneeOfTask, openTasksOf } from './tasks.repo.js';
 import type { SortOrder } from '../../../platform/http/sort.js';
 import { listDone, listTodo } from './tasks.repo.js';
 import type { DONE_SORT, TODO_SORT } from './tasks.schema.js';
-import type { BatchInput } from './tasks.schema.js';
+import type { BatchInput, ReassignAllInput } from './tasks.schema.js';
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 
 export interface TasksServiceOptions {
   db: BpmDb;
   runner: InstanceRunner;
   instances: InstancesService;
+  /** Where administrative acts are recorded (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
 }
 
 type TaskItemRow = Omit<
@@ -129,7 +133,10 @@ export class TasksService {
     };
   }
 
-  /** One task action through the command path; answers the task detail the action produced. */
+  /**
+   * One task action through the command path; answers the task detail the action produced. A
+   * platform admin's reassign is written to the business audit in the same transaction.
+   */
   async act(principal: Principal, taskId: number, action: Action) {
     const instanceId = await this.instanceIdOf(principal, taskId);
     let viewer: Viewer | undefined;
@@ -145,9 +152,73 @@ export class TasksService {
           viewer = await this.o.instances.viewerOf(trx, principal, loaded).catch(asTaskNotFound);
           return true;
         },
+        afterPersist:
+          action.type === 'reassign'
+            ? (trx, before) =>
+                this.o.audit.write(trx as never, {
+                  tenantId: principal.tenantId,
+                  actorId: principal.userId,
+                  actorName: principal.username,
+                  action: 'reassign',
+                  targetType: 'task',
+                  targetIds: [taskId],
+                  before: { assignee_id: action.fromUserId },
+                  after: { assignee_id: action.toUserId },
+                  summary: `reassigned task ${taskId} of instance ${before.id} (${before.title}) from user ${action.fromUserId} to user ${action.toUserId}`,
+                })
+            : undefined,
       },
     );
     return taskDetail(done!, viewer!, taskId);
+  }
+
+  /** A platform admin moves one open task to another active user. */
+  async reassign(principal: Principal, taskId: number, toUserId: number, comment: string | null) {
+    if (!principal.platformAdmin) {
+      throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED, 'only a platform admin reassigns');
+    }
+    const holder = await assigneeOfTask(this.o.db, principal.tenantId, taskId);
+    if (holder === undefined) throw AppError.notFound('task');
+    return this.act(principal, taskId, {
+      type: 'reassign',
+      taskId,
+      toUserId,
+      comment,
+      fromUserId: holder,
+    });
+  }
+
+  /**
+   * Every open approval task of one user moves to another, each through the command path in its
+   * own transaction (a leaver's work); a task the new holder may not take stays, listed.
+   */
+  async reassignAll(principal: Principal, input: ReassignAllInput) {
+    if (!principal.platformAdmin) {
+      throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED, 'only a platform admin reassigns');
+    }
+    if (input.from_user_id === input.to_user_id) {
+      const message = 'the tasks are already theirs';
+      throw AppError.validation([{ field: 'to_user_id', rule: 'option', message }], message);
+    }
+    const comment = input.comment ?? null;
+    let reassigned = 0;
+    const skipped = [];
+    for (const taskId of await openTasksOf(this.o.db, principal.tenantId, input.from_user_id)) {
+      try {
+        await this.act(principal, taskId, {
+          type: 'reassign',
+          taskId,
+          fromUserId: input.from_user_id,
+          toUserId: input.to_user_id,
+          comment,
+        });
+        reassigned += 1;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        skipped.push({ task_id: taskId, code: err.code, message: err.message });
+      }
+    }
+    return { reassigned, skipped };
   }
 
   /**
