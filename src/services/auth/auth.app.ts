@@ -147,6 +147,7 @@ export async function buildAuthApp(
       mailer,
       production: settings.production,
       forgotPerIp: settings.mail.forgotPerIp,
+      resetPerIp: settings.mail.resetPerIp,
       resetUrl: () =>
         settings.mail.resetUrl ??
         `${oauth.origin ?? `http://localhost:${settings.http.port}`}/reset-password`,
