@@ -18,7 +18,8 @@ import type { AuthService, RequestContext } from './auth.service.js';
 const tags = ['auth'];
 // Public routes declare `security: []`: they skip forward-auth.
 
-function contextOf(request: FastifyRequest): RequestContext {
+/** Who is signing in from where, for the throttle and the login log. */
+export function contextOf(request: FastifyRequest): RequestContext {
   const header = (name: string) => {
     const v = request.headers[name];
     return typeof v === 'string' ? v.slice(0, 512) : null;

@@ -5217,6 +5217,7 @@ export interface operations {
                     iss?: string;
                     code: string;
                     state: string;
+                    totp_code?: string;
                 };
             };
         };
