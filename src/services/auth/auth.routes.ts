@@ -33,7 +33,7 @@ export function contextOf(request: FastifyRequest): RequestContext {
 }
 
 /** A throttled answer (429) names its wait in `data.retry_after_seconds`; sent as `Retry-After`. */
-async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+export async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {

@@ -3,7 +3,7 @@ import { principalOf } from '../../../platform/auth/guard.js';
 import { envelopeOf, ok } from '../../../platform/http/envelope.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import type { HttpApp } from '../../../platform/http/server.js';
-import { contextOf } from '../auth.routes.js';
+import { contextOf, withRetryAfter } from '../auth.routes.js';
 import { tokenPair } from '../auth.schema.js';
 import type { LoginType, RequestContext } from '../auth.service.js';
 import { asksFor } from '../oauth2/sign-in.js';
@@ -91,11 +91,15 @@ export function registerExternalLoginRoutes(
         response: { 200: envelopeOf(tokenPair) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { params, body } = request;
       const who = await external.finishLogin(params.provider, body);
       try {
-        return ok(await signIn(who.userId, who.loginType, body.totp_code, contextOf(request)));
+        return ok(
+          await withRetryAfter(reply, () =>
+            signIn(who.userId, who.loginType, body.totp_code, contextOf(request)),
+          ),
+        );
       } catch (err) {
         // A TOTP user owes the code (the answer of /login without one), or may try again after a
         // wrong one, under the sign-in throttle: the state is held for that, the provider is done.
