@@ -70,10 +70,9 @@ export class SignInChecks {
   }
 
   /**
-   * The checks of a password sign-in: captcha, throttle (the
-   * attempt is counted as a failure before the password is checked, see LoginThrottle), password,
-   * account and tenant status, second factor; every refusal is logged as a failed login of
-   * `loginType`. A disabled account or tenant gets the answer of a wrong password, after the same
+   * The checks of a password sign-in: captcha, throttle (the attempt is counted as a failure
+   * before the password is checked, see LoginThrottle), password, account and tenant status,
+   * second factor; every refusal is logged as a failed login of `loginType`. A disabled account or tenant gets the answer of a wrong password, after the same
    * password check, so the answer never confirms a password.
    */
   async authenticate(
@@ -94,7 +93,7 @@ export class SignInChecks {
 
   /**
    * `authenticate` for a page that asks for the second factor on a step of its own: a user with
-   * TOTP on gets `code_needed` (the attempt stays counted as a failure) and goes on with
+   * TOTP on gets `codeNeeded` (the attempt stays counted as a failure) and goes on with
    * `confirmSecondFactor`.
    */
   async authenticatePassword(

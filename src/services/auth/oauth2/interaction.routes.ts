@@ -16,7 +16,7 @@ import {
 } from './interaction.pages.js';
 import type { OAuthServer } from './oauth2.server.js';
 import { OAUTH_PREFIX } from './provider.js';
-import { signInStep, type SignInCore } from './sign-in.js';
+import { signInStep, type SignInCore, type SignInStep } from './sign-in.js';
 
 const FORM_LIMIT = 16 * 1024;
 const uidParams = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -163,23 +163,23 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
           return signInAgain(400, 'Enter a username and a password.');
         }
         const ctx = contextOf(request);
-        const stepOptions = { pendingKey, captchaMode: deps.captchaMode };
+        const options = { pendingKey, captchaMode: deps.captchaMode };
         const totp = totpForm.safeParse(request.body ?? {});
-        const step = totp.success
-          ? await signInStep(
-              deps.auth,
-              { code: totp.data.totp_code, ...stepOptions },
-              ctx,
-              deps.cache,
-            )
-          : await (async () => {
-              const form = signInForm.safeParse(request.body ?? {});
-              if (!form.success) return { kind: 'invalid' as const };
-              return signInStep(deps.auth, { form: form.data, ...stepOptions }, ctx, deps.cache);
-            })();
+        const form = signInForm.safeParse(request.body ?? {});
+        let step: SignInStep;
+        if (totp.success) {
+          step = await signInStep(
+            deps.auth,
+            { code: totp.data.totp_code, ...options },
+            ctx,
+            deps.cache,
+          );
+        } else if (form.success) {
+          step = await signInStep(deps.auth, { form: form.data, ...options }, ctx, deps.cache);
+        } else {
+          return signInAgain(400, 'Enter a username and a password.');
+        }
         switch (step.kind) {
-          case 'invalid':
-            return signInAgain(400, 'Enter a username and a password.');
           case 'expired':
             return signInAgain(400, 'Sign in again.');
           case 'code':
@@ -188,8 +188,7 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
               200,
               totpPage({ action, clientName: d.clientName, error: step.error }),
             );
-          case 'refused': {
-            const form = signInForm.safeParse(request.body ?? {});
+          case 'refused':
             return html(
               reply,
               200,
@@ -202,7 +201,6 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
                 captcha: step.captcha,
               }),
             );
-          }
           case 'password_change':
             return html(reply, 403, passwordChangePage(`${deps.server.origin ?? ''}/password`));
           case 'admitted':

@@ -24,7 +24,6 @@ export interface SignInForm {
 
 /** What the page shows next. */
 export type SignInStep =
-  | { kind: 'invalid' }
   | { kind: 'expired' }
   | { kind: 'code'; error?: string | undefined }
   | { kind: 'refused'; error: string; captcha?: PageCaptcha | undefined }
