@@ -109,6 +109,7 @@ const envSchema = z.object({
   LOGIN_IP_MAX_FAILURES: int(100, 1),
   PASSWORD_HASH_CONCURRENCY: int(2, 1, 64),
   PASSWORD_HASH_QUEUE: int(64, 0, 100_000),
+  PASSWORD_HASH_ANONYMOUS: int(1, 1, 64),
   GATEWAY_SIGNING_SECRET: optionalText,
   GATEWAY_RATE_AVERAGE: int(100, 1),
   GATEWAY_RATE_BURST: int(200, 1),
@@ -179,6 +180,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('no-reply@localhost'),
   PASSWORD_RESET_URL: url,
   PASSWORD_FORGOT_PER_IP: int(5, 1, 100_000),
+  PASSWORD_RESET_PER_IP: int(10, 1, 100_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -280,7 +282,12 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
         /** Failures from one IP within 15 minutes before its attempts are refused. */
         ipMaxFailures: env.LOGIN_IP_MAX_FAILURES,
       },
-      passwordHash: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
+      passwordHash: {
+        concurrency: env.PASSWORD_HASH_CONCURRENCY,
+        queue: env.PASSWORD_HASH_QUEUE,
+        /** Slots anonymous work (a password reset) may hold; at most the concurrency. */
+        anonymous: env.PASSWORD_HASH_ANONYMOUS,
+      },
       captcha: env.LOGIN_CAPTCHA,
       adminInitialPassword: env.ADMIN_INITIAL_PASSWORD,
     },
@@ -329,6 +336,8 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       resetUrl: env.PASSWORD_RESET_URL,
       /** `/password/forgot` requests per client IP in 15 minutes. */
       forgotPerIp: env.PASSWORD_FORGOT_PER_IP,
+      /** `/password/reset` requests per client IP in 15 minutes. */
+      resetPerIp: env.PASSWORD_RESET_PER_IP,
     },
     audit: {
       /** 0 = off; N > 0 prunes operation and login logs older than N days, every interval. */

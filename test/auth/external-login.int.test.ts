@@ -60,8 +60,8 @@ describe('external sign-in through an OpenID Connect provider', () => {
       body: await throughProvider(start1.body.data),
     });
     expect(unlinked.status).toBe(401);
-    expect(unlinked.body.code).toBe(40103);
-    expect(unlinked.body.message).toMatch(/no account is linked/);
+    expect(unlinked.body.code).toBe(40105);
+    expect(unlinked.body.message).toMatch(/link it from your profile/);
 
     const { access_token: token } = await platform.login(username, PASSWORD);
     const linkStart = await platform.call('POST', '/api/v1/me/oauth/oidc/link', { token });

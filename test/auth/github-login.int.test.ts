@@ -1,6 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { smtpSettings, startSmtpSink, waitForMail, type SmtpSink } from '../helpers/smtp-sink.js';
+import { enableTotp, totpCodeAt } from '../helpers/totp.js';
 import { GithubStandIn, type GithubAccount } from './github-stand-in.js';
 
 const CALLBACK = 'https://console.example.test/oauth/callback';
@@ -8,9 +11,12 @@ const PASSWORD = 'Github-User-Pass-5';
 
 const github = new GithubStandIn();
 let platform: TestPlatform;
+let sink: SmtpSink;
 beforeAll(async () => {
   await github.start();
+  sink = await startSmtpSink();
   platform = await startTestPlatform({
+    ...smtpSettings(sink),
     OAUTH_LOGIN_ENABLED: 'true',
     OAUTH_GITHUB_CLIENT_ID: github.clientId,
     OAUTH_GITHUB_CLIENT_SECRET: github.clientSecret,
@@ -22,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.close();
   await github.close();
+  await sink?.close();
 });
 
 function account(emails: GithubAccount['emails'] = []): GithubAccount {
@@ -54,6 +61,13 @@ async function signInWithGithub(who: GithubAccount) {
   });
 }
 
+/** The refusal of an external account nobody linked: 40105, saying to link it from the profile. */
+function notLinked(res: { status: number; body: any }) {
+  expect(res.status).toBe(401);
+  expect(res.body.code).toBe(40105);
+  expect(res.body.message).toMatch(/link it from your profile/);
+}
+
 async function createUser(email?: string) {
   const username = uniq('ghu');
   const created = await platform.call('POST', '/api/v1/users', {
@@ -81,20 +95,34 @@ describe('sign-in with GitHub (plain OAuth2 through openid-client)', () => {
     expect(res.body.data).toEqual({ providers: ['github'] });
   });
 
-  it('links by a verified primary e-mail, signs in, and logs login type github', async () => {
+  it('never links by e-mail, even a verified primary one: the user links from the profile, then signs in (login type github)', async () => {
     const email = `${uniq('gh')}@example.test`;
     const username = await createUser(email);
-    const who = account([
-      { email: `${uniq('other')}@example.test`, primary: false, verified: true },
-      { email, primary: true, verified: true },
-    ]);
+    for (const emails of [
+      [{ email, primary: true, verified: true }],
+      [{ email, primary: true, verified: false }],
+      [
+        { email: `${uniq('p')}@example.test`, primary: true, verified: true },
+        { email, primary: false, verified: true },
+      ],
+    ]) {
+      notLinked(await signInWithGithub(account(emails)));
+    }
+    const linksOfUser = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM auth_external_identities i
+      JOIN iam_users u ON u.id = i.user_id WHERE u.username = ${username}`.execute(
+      platform.kernel.database.db,
+    );
+    expect(linksOfUser.rows[0]!.n).toBe(0);
+
+    const who = account([{ email, primary: true, verified: true }]);
+    expect((await linkFromProfile(username, who)).status).toBe(200);
     const first = await signInWithGithub(who);
     expect(first.status).toBe(200);
     expect(first.body.data.user.username).toBe(username);
     const me = await platform.call('GET', '/api/v1/me', { token: first.body.data.access_token });
     expect(me.body.data.username).toBe(username);
-
-    // Linked now: a second sign-in needs no e-mail at all.
+    // The link is by the GitHub account's id: a sign-in needs no e-mail at all.
     const again = await signInWithGithub({ ...who, emails: [] });
     expect(again.status).toBe(200);
     expect(again.body.data.user.username).toBe(username);
@@ -115,21 +143,57 @@ describe('sign-in with GitHub (plain OAuth2 through openid-client)', () => {
     expect(rows.every((r) => r.login_type === 'github' && r.success)).toBe(true);
   });
 
-  it('does not link by an unverified primary e-mail, nor by a verified secondary one', async () => {
-    const email = `${uniq('gh')}@example.test`;
-    await createUser(email);
-    for (const emails of [
-      [{ email, primary: true, verified: false }],
-      [
-        { email: `${uniq('p')}@example.test`, primary: true, verified: true },
-        { email, primary: false, verified: true },
-      ],
-    ]) {
-      const refused = await signInWithGithub(account(emails));
-      expect(refused.status).toBe(401);
-      expect(refused.body.code).toBe(40103);
-      expect(refused.body.message).toMatch(/no account is linked/);
-    }
+  it('asks a TOTP user for the code after the provider, as /login does, with the same code and state', async () => {
+    const username = await createUser();
+    const who = account();
+    expect((await linkFromProfile(username, who)).status).toBe(200);
+    const secret = await enableTotp(
+      platform,
+      (await platform.login(username, PASSWORD)).access_token,
+    );
+
+    const start = await platform.call('GET', '/api/v1/login/oauth/github');
+    const answer = await throughGithub(start.body.data, who);
+    const callback = (body: Record<string, string>) =>
+      platform.call('POST', '/api/v1/login/oauth/github/callback', { body });
+    const asked = await callback(answer);
+    expect(asked.status).toBe(400);
+    expect(asked.body.code).toBe(40001);
+    expect(asked.body.data.fields).toEqual([
+      expect.objectContaining({ field: 'totp_code', rule: 'required' }),
+    ]);
+    expect(asked.body.data.access_token).toBeUndefined();
+    const wrong = await callback({ ...answer, totp_code: '000000' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.code).toBe(40103);
+    const ok = await callback({ ...answer, totp_code: await totpCodeAt(secret) });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.data.user.username).toBe(username);
+    // Signed in: the state is spent.
+    const replay = await callback({ ...answer, totp_code: await totpCodeAt(secret, 1) });
+    expect(replay.status).toBe(400);
+  });
+
+  it('audits linking and unlinking and mails the user about each', async () => {
+    const email = `${uniq('mail')}@example.test`;
+    const username = await createUser(email);
+    const who = account();
+    let before = sink.inbox.length;
+    expect((await linkFromProfile(username, who)).status).toBe(200);
+    const linkedMail = await waitForMail(sink, email, before);
+    expect(linkedMail.raw).toMatch(/GitHub account was linked to your Approva account/);
+    before = sink.inbox.length;
+    const { access_token: token } = await platform.login(username, PASSWORD);
+    expect((await platform.call('DELETE', '/api/v1/me/oauth/github', { token })).status).toBe(200);
+    const unlinkedMail = await waitForMail(sink, email, before);
+    expect(unlinkedMail.raw).toMatch(/GitHub account was unlinked from your Approva account/);
+
+    const { rows } = await sql<{ action: string }>`
+      SELECT action FROM audit_business_logs
+      WHERE target_type = 'external_login' AND actor_name = ${username} ORDER BY seq`.execute(
+      platform.kernel.database.db,
+    );
+    expect(rows.map((r) => r.action)).toEqual(['link', 'unlink']);
   });
 
   it('links explicitly from the profile; 409 when the GitHub account belongs to someone else', async () => {
@@ -159,10 +223,10 @@ describe('sign-in with GitHub (plain OAuth2 through openid-client)', () => {
     ]);
     expect((await platform.call('DELETE', '/api/v1/me/oauth/github', { token })).status).toBe(200);
     expect((await platform.call('GET', '/api/v1/me/oauth', { token })).body.data.links).toEqual([]);
-    // Nothing left to unlink; and the GitHub account (no verified e-mail) signs in as nobody.
+    // Nothing left to unlink; and the GitHub account signs in as nobody.
     const again = await platform.call('DELETE', '/api/v1/me/oauth/github', { token });
     expect(again.status).toBe(404);
-    expect((await signInWithGithub(who)).body.code).toBe(40103);
+    notLinked(await signInWithGithub(who));
     // Another user's links are not the caller's to list.
     const other = await createUser();
     const otherToken = (await platform.login(other, PASSWORD)).access_token;

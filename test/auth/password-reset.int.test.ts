@@ -1,52 +1,26 @@
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import {
+  smtpSettings,
+  startSmtpSink,
+  waitForMail,
+  type Received,
+  type SmtpSink,
+} from '../helpers/smtp-sink.js';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A local SMTP sink: every message it accepts lands in `inbox`. */
-async function startSmtpSink() {
-  const inbox: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        inbox.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { inbox, port, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let sink: SmtpSink;
 let platform: TestPlatform;
 beforeAll(async () => {
   sink = await startSmtpSink();
   platform = await startTestPlatform({
-    MAIL_ENABLED: 'true',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(sink.port),
-    MAIL_FROM: 'approva@test.example',
+    ...smtpSettings(sink),
     PASSWORD_RESET_URL: 'https://console.example.test/reset',
     // Every request of this file comes from 127.0.0.1; the limit has its own test below.
     PASSWORD_FORGOT_PER_IP: '1000',
+    PASSWORD_RESET_PER_IP: '1000',
   });
 }, 60_000);
 afterAll(async () => {
@@ -67,15 +41,7 @@ async function createUser() {
   return { username, email };
 }
 
-async function mailTo(email: string, after = 0) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = sink.inbox.slice(after).find((m) => m.to.includes(email));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no mail to ${email}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const mailTo = (email: string, after = 0) => waitForMail(sink, email, after);
 
 /** The token of the reset link in a mail (quoted-printable soft breaks undone). */
 function tokenOf(mail: Received): string {
@@ -186,6 +152,22 @@ describe('password reset', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
   });
 
+  it('consumes the user’s other open reset links when one is used', async () => {
+    const user = await createUser();
+    let before = sink.inbox.length;
+    await forgot({ username_or_email: user.username });
+    const first = tokenOf(await mailTo(user.email, before));
+    before = sink.inbox.length;
+    await forgot({ username_or_email: user.username });
+    const second = tokenOf(await mailTo(user.email, before));
+    expect(second).not.toBe(first);
+    expect((await reset(second, 'Brand-New-Pass-77')).status).toBe(200);
+    const stale = await reset(first, 'Another-Pass-88');
+    expect(stale.status).toBe(400);
+    expect(stale.body.data.fields[0]).toMatchObject({ field: 'token' });
+    expect((await platform.login(user.username, 'Brand-New-Pass-77')).access_token).toBeTruthy();
+  });
+
   it('refuses a made-up token', async () => {
     const res = await reset('not-a-real-token', 'Brand-New-Pass-77');
     expect(res.status).toBe(400);
@@ -205,6 +187,41 @@ describe('password reset limits', () => {
         );
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
+  it('limits /password/reset per IP (10 in 15 minutes by default)', async () => {
+    const own = await startTestPlatform();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const body = { token: uniq('made-up'), new_password: 'Brand-New-Pass-77' };
+        statuses.push((await own.call('POST', '/password/reset', { body })).status);
+      }
+      expect(statuses).toEqual([...Array<number>(10).fill(400), 429]);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
+  it('looks a token up before hashing: made-up tokens never take a password slot', async () => {
+    // One slot and no queue: a second hash while one runs would be refused with 429.
+    const own = await startTestPlatform({
+      PASSWORD_HASH_CONCURRENCY: '1',
+      PASSWORD_HASH_QUEUE: '0',
+      PASSWORD_RESET_PER_IP: '1000',
+    });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          own.call('POST', '/api/v1/password/reset', {
+            body: { token: uniq('made-up'), new_password: 'Brand-New-Pass-77' },
+          }),
+        ),
+      );
+      expect(answers.map((a) => a.body.code)).toEqual(Array<number>(12).fill(40001));
     } finally {
       await own.close();
     }

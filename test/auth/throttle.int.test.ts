@@ -95,6 +95,57 @@ describe('per-account backoff', () => {
   });
 });
 
+describe('failures spread over many addresses (the gateway trusts one proxy hop)', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startTestPlatform({
+      GATEWAY_TRUST_PROXY: '1',
+      LOGIN_BACKOFF_AFTER: '3',
+      LOGIN_BACKOFF_BASE: '60s',
+    });
+  });
+  afterAll(() => platform?.close());
+
+  /** A sign-in from `address`, answering the captcha (read from the cache, as a person reads it) when asked. */
+  async function loginFrom(address: string, username: string, password: string) {
+    const headers = { 'x-forwarded-for': address };
+    const first = await platform.call('POST', '/api/v1/login', {
+      body: { username, password },
+      headers,
+    });
+    if (first.body.data?.fields?.[0]?.field !== 'captcha') return { res: first, captcha: false };
+    const { captcha_id } = (await platform.call('GET', '/api/v1/captcha', { headers })).body.data;
+    const captcha = await platform.kernel.cache.get(`auth:captcha:${captcha_id}`);
+    const res = await platform.call('POST', '/api/v1/login', {
+      body: { username, password, captcha_id, captcha },
+      headers,
+    });
+    return { res, captcha: true };
+  }
+
+  it('does not lock the owner out: the captcha stands in, and only the guessing address waits', async () => {
+    const username = await createUser(platform);
+    for (let i = 1; i <= 8; i++) {
+      const { res } = await loginFrom(`198.51.100.${i}`, username, 'Wrong-Guess-42');
+      expect(res.body.code, res.text).toBe(40103);
+    }
+    // The owner, from their own address: asked for a captcha, then in.
+    const owner = await loginFrom('203.0.113.5', username, PASSWORD);
+    expect(owner.captcha).toBe(true);
+    expect(owner.res.status, owner.res.text).toBe(200);
+
+    // Failures from one address still hold that address back, whatever the password.
+    for (let i = 0; i < 4; i++) {
+      expect((await loginFrom('198.51.100.99', username, 'Wrong-Guess-42')).res.body.code).toBe(
+        40103,
+      );
+    }
+    throttled((await loginFrom('198.51.100.99', username, PASSWORD)).res);
+    const again = await loginFrom('203.0.113.5', username, PASSWORD);
+    expect(again.res.status, again.res.text).toBe(200);
+  });
+});
+
 describe('per-IP limit', () => {
   let platform: TestPlatform;
   beforeAll(async () => {

@@ -82,6 +82,14 @@ export function formOf(html: string, baseUrl: string) {
   return { action: new URL(action.replace(/&amp;/g, '&'), baseUrl).toString(), inputs };
 }
 
+export interface SignInCredentials {
+  username: string;
+  password: string;
+  tenant_code?: string;
+  /** The code for the TOTP step, for a user with TOTP on. */
+  totpCode?: () => Promise<string>;
+}
+
 /**
  * Drives the authorization endpoint like a person in a browser: follows redirects, signs in on
  * the sign-in page, approves on the consent page, until the browser is sent to `redirectUri`.
@@ -90,7 +98,7 @@ export function formOf(html: string, baseUrl: string) {
 export async function authorizeInBrowser(
   authorizationUrl: URL | string,
   redirectUri: string,
-  credentials: { username: string; password: string; tenant_code?: string },
+  credentials: SignInCredentials,
   browser = new Browser(),
 ): Promise<URL> {
   let url = authorizationUrl.toString();
@@ -116,7 +124,9 @@ export async function authorizeInBrowser(
           password: credentials.password,
           tenant_code: credentials.tenant_code ?? '',
         }
-      : {};
+      : page.inputs.includes('totp_code')
+        ? { totp_code: await credentials.totpCode!() }
+        : {};
     url = page.action;
     method = 'POST';
   }
@@ -126,7 +136,7 @@ export async function authorizeInBrowser(
 /** Authorization code + PKCE through the real pages; returns openid-client's token response. */
 export async function codeFlow(
   config: oidc.Configuration,
-  options: { scope?: string; credentials?: { username: string; password: string } } = {},
+  options: { scope?: string; credentials?: SignInCredentials } = {},
 ) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();

@@ -1,10 +1,13 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
+import { waitForEvent } from '../helpers/events.js';
+import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { enableTotp, totpCodeAt } from '../helpers/totp.js';
 import {
   authorizeInBrowser,
   Browser,
   clientConfig,
+  codeFlow,
   formOf,
   issuerOf,
   REDIRECT_URI,
@@ -28,9 +31,9 @@ afterAll(async () => {
 });
 
 /** Opens the authorization URL in a fresh browser and returns it on the sign-in page. */
-async function signInPage() {
+async function signInPage(client = config) {
   const browser = new Browser();
-  const url = oidc.buildAuthorizationUrl(config, {
+  const url = oidc.buildAuthorizationUrl(client, {
     redirect_uri: REDIRECT_URI,
     scope: 'openid',
     code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
@@ -191,5 +194,158 @@ describe('the sign-in page', () => {
     const jwks = await fetch(`${platform.url}/oauth2/jwks`);
     expect(jwks.status).toBe(200);
     expect(await jwks.json()).toEqual(await (await fetch(`${issuerOf(platform)}/jwks`)).json());
+  });
+});
+
+const PASSWORD = 'Orchard-Violet-Kettle-73';
+
+/** A user who made the first sign-in's password change, and their id. */
+async function createUser(options: { keepPasswordChange?: boolean } = {}) {
+  const username = uniq('page');
+  const created = await platform.call('POST', '/api/v1/users', {
+    token: await platform.adminToken(),
+    body: { username, password: PASSWORD },
+  });
+  expect(created.status).toBe(200);
+  if (!options.keepPasswordChange) await platform.login(username, PASSWORD);
+  return { username, id: created.body.data.id as number };
+}
+
+async function postSignIn(username: string, password = PASSWORD) {
+  const { browser, form } = await signInPage();
+  const res = await browser.request(form.action, {
+    method: 'POST',
+    form: { username, password, tenant_code: '' },
+  });
+  return { browser, form, res };
+}
+
+describe('the sign-in page runs the checks of POST /api/v1/login', () => {
+  it('asks a TOTP user for the code on a step of its own; the ID token says pwd and otp', async () => {
+    const { username } = await createUser();
+    const secret = await enableTotp(
+      platform,
+      (await platform.login(username, PASSWORD)).access_token,
+    );
+
+    const { browser, form, res } = await postSignIn(username);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('location')).toBeNull();
+    const step = formOf(await res.text(), form.action);
+    expect(step.inputs).toEqual(['totp_code']);
+    const wrong = await browser.request(step.action, {
+      method: 'POST',
+      form: { totp_code: '000000' },
+    });
+    expect(wrong.status).toBe(200);
+    expect(wrong.headers.get('location')).toBeNull();
+    expect(await wrong.text()).toContain('The code is wrong.');
+    await waitForEvent(
+      platform,
+      'auth.login.failed',
+      (p) => p.username === username && p.reason === 'wrong_totp' && p.login_type === 'oidc',
+    );
+
+    const { tokens } = await codeFlow(config, {
+      credentials: { username, password: PASSWORD, totpCode: () => totpCodeAt(secret) },
+    });
+    expect(tokens.claims()!.amr).toEqual(['pwd', 'otp']);
+    const event = await waitForEvent(
+      platform,
+      'auth.login.success',
+      (p) => p.username === username && p.login_type === 'oidc',
+    );
+    expect(event.success).toBe(true);
+  });
+
+  it('says pwd alone in the ID token of a password sign-in', async () => {
+    const { tokens } = await codeFlow(config);
+    expect(tokens.claims()!.amr).toEqual(['pwd']);
+  });
+
+  it('refuses a user who must change the password, with a link to the console', async () => {
+    const { username } = await createUser({ keepPasswordChange: true });
+    const { res } = await postSignIn(username);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('location')).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('Password change required');
+    expect(html).toContain(`href="${platform.url}/password"`);
+    await waitForEvent(
+      platform,
+      'auth.login.failed',
+      (p) =>
+        p.username === username &&
+        p.reason === 'password_change_required' &&
+        p.login_type === 'oidc',
+    );
+  });
+
+  it('refuses a disabled user with the wrong-credentials page and keeps the attempt counted', async () => {
+    const { username, id } = await createUser();
+    const disabled = await platform.call('PUT', `/api/v1/users/${id}`, {
+      token: await platform.adminToken(),
+      body: { status: 'disabled' },
+    });
+    expect(disabled.status).toBe(200);
+    const { res } = await postSignIn(username);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('Wrong username or password.');
+    // Counted as a failure of the account, not cleared as a success.
+    expect(await platform.kernel.cache.get(`auth:fail:user:t:1:${username}`)).toBe('1');
+    await waitForEvent(
+      platform,
+      'auth.login.failed',
+      (p) => p.username === username && p.reason === 'user_disabled' && p.login_type === 'oidc',
+    );
+  });
+});
+
+describe('the sign-in page with LOGIN_CAPTCHA=after_failures', () => {
+  let own: TestPlatform;
+  let ownConfig: oidc.Configuration;
+  beforeAll(async () => {
+    own = await startTestPlatform({ LOGIN_CAPTCHA: 'after_failures' });
+    const client = await registerClient(own, {
+      public: true,
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code'],
+    });
+    ownConfig = await clientConfig(own, client);
+  }, 60_000);
+  afterAll(() => own?.close());
+
+  it('asks for the captcha after failures as /login does, and lets a right answer through', async () => {
+    for (let i = 0; i < 3; i++) {
+      const failed = await own.call('POST', '/api/v1/login', {
+        body: { username: 'admin', password: `Wrong-Guess-${i}` },
+      });
+      expect(failed.body.code).toBe(40103);
+    }
+    const { browser, form } = await signInPage(ownConfig);
+    const asked = await browser.request(form.action, {
+      method: 'POST',
+      form: { username: 'admin', password: 'admin123', tenant_code: '' },
+    });
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get('location')).toBeNull();
+    const html = await asked.text();
+    expect(html).toContain('Enter the characters in the picture.');
+    expect(html).toMatch(/<img src="data:image\/svg\+xml;base64,/);
+    expect(formOf(html, form.action).inputs).toEqual([
+      'username',
+      'password',
+      'tenant_code',
+      'captcha_id',
+      'captcha',
+    ]);
+    const id = /name="captcha_id" value="([^"]+)"/.exec(html)![1]!;
+    const answer = await own.kernel.cache.get(`auth:captcha:${id}`);
+    const right = await browser.request(form.action, {
+      method: 'POST',
+      form: { username: 'admin', password: 'admin123', captcha_id: id, captcha: answer! },
+    });
+    expect(right.status).toBe(303);
   });
 });

@@ -26,6 +26,22 @@ describe('password hasher', () => {
       true,
     );
   });
+
+  it('lets anonymous work hold only its share of the slots, leaving the rest to sign-in', async () => {
+    const hasher = new PasswordHasher({ concurrency: 2, queue: 0, anonymous: 1 });
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'done',
+        (err: unknown) => (err instanceof AppError ? err.code : 'other'),
+      );
+    const [firstAnonymous, secondAnonymous, signIn] = await Promise.all([
+      outcome(hasher.hash('anonymous-0123456789', 'anonymous')),
+      outcome(hasher.hash('anonymous-9876543210', 'anonymous')),
+      outcome(hasher.hash('sign-in-0123456789')),
+    ]);
+    // The second anonymous hash finds the share taken (and no queue); sign-in's slot was free.
+    expect([firstAnonymous, secondAnonymous, signIn]).toEqual(['done', 42900, 'done']);
+  });
 });
 
 describe('password policy', () => {

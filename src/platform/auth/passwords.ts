@@ -9,42 +9,32 @@ export interface PasswordHasherOptions {
   concurrency: number;
   /** Computations waiting for a slot (PASSWORD_HASH_QUEUE, default 64); beyond: 429. */
   queue: number;
+  /**
+   * Of the `concurrency` slots, how many anonymous work outside sign-in (a password reset) may
+   * hold at once (PASSWORD_HASH_ANONYMOUS, default 1; at most `concurrency`).
+   */
+  anonymous?: number;
 }
 
-/**
- * argon2id with the library's defaults (19 MiB, t=2, about 10 ms a hash on this machine kind),
- * behind a semaphore: argon2 runs on libuv's small thread pool, which file and DNS work share, so
- * a flood of sign-ins must queue here (bounded) instead of starving the whole process.
- */
-export class PasswordHasher {
+/** Who asks for argon2 work: sign-in and signed-in users, or an anonymous caller (reset). */
+export type HashShare = 'standard' | 'anonymous';
+
+const tooMany = () =>
+  new AppError(ERROR_CODES.RATE_LIMITED, 'too many password checks at once; retry shortly');
+
+/** A counting semaphore with a bounded queue; a full queue refuses at once (429). */
+class Slots {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
-  private dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly o: PasswordHasherOptions) {}
+  constructor(
+    private readonly size: number,
+    private readonly queue: number,
+  ) {}
 
-  hash(password: string): Promise<string> {
-    return this.limited(() => hash(password));
-  }
-
-  verify(passwordHash: string, password: string): Promise<boolean> {
-    return this.limited(() => verify(passwordHash, password).catch(() => false));
-  }
-
-  /** Spends the time of one verification so an unknown user answers as slowly as a wrong password. */
-  async burn(password: string): Promise<void> {
-    this.dummyHash ??= hash('approva-timing-equaliser');
-    await this.verify(await this.dummyHash, password);
-  }
-
-  private async limited<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.o.concurrency) {
-      if (this.waiting.length >= this.o.queue) {
-        throw new AppError(
-          ERROR_CODES.RATE_LIMITED,
-          'too many password checks at once; retry shortly',
-        );
-      }
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) {
+      if (this.waiting.length >= this.queue) throw tooMany();
       // The slot is handed over by the finishing task, so `running` never drops in between.
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
@@ -57,6 +47,42 @@ export class PasswordHasher {
       if (next) next();
       else this.running--;
     }
+  }
+}
+
+/**
+ * argon2id with the library's defaults (19 MiB, t=2, about 10 ms a hash on this machine kind),
+ * behind a semaphore: argon2 runs on libuv's small thread pool, which file and DNS work share, so
+ * a flood of sign-ins must queue here (bounded) instead of starving the whole process. Anonymous
+ * work passes a smaller gate first, so a flood of it never holds every slot sign-in needs.
+ */
+export class PasswordHasher {
+  private readonly all: Slots;
+  private readonly anonymous: Slots;
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(o: PasswordHasherOptions) {
+    this.all = new Slots(o.concurrency, o.queue);
+    this.anonymous = new Slots(Math.min(o.anonymous ?? 1, o.concurrency), o.queue);
+  }
+
+  hash(password: string, share: HashShare = 'standard'): Promise<string> {
+    return this.limited(() => hash(password), share);
+  }
+
+  verify(passwordHash: string, password: string): Promise<boolean> {
+    return this.limited(() => verify(passwordHash, password).catch(() => false));
+  }
+
+  /** Spends the time of one verification so an unknown user answers as slowly as a wrong password. */
+  async burn(password: string): Promise<void> {
+    this.dummyHash ??= hash('approva-timing-equaliser');
+    await this.verify(await this.dummyHash, password);
+  }
+
+  private limited<T>(work: () => Promise<T>, share: HashShare = 'standard'): Promise<T> {
+    if (share === 'standard') return this.all.run(work);
+    return this.anonymous.run(() => this.all.run(work));
   }
 }
 

@@ -100,10 +100,13 @@ export async function buildAuthApp(
     logger,
     settings,
     directory: ports.users,
-    passwords: kernel.passwords,
-    throttle: new LoginThrottle({ cache, ...settings.auth.throttle }),
+    auth: auth.checks,
+    captchaMode: settings.auth.captcha,
     audit: kernel.businessAudit,
   });
+  // Platform mail: reset links, and notices of linked and unlinked external accounts.
+  const mailer = openMailer(settings.mail, logger);
+  app.addHook('onClose', async () => mailer?.close());
   // External sign-in: GitHub (OAuth2) and OpenID Connect providers (issue 11).
   let externalProviders: string[] = [];
   if (settings.externalLogin.enabled) {
@@ -118,6 +121,8 @@ export async function buildAuthApp(
     const external = new ExternalLoginService({
       db: kernel.database.db.withTables<ExternalTables>(),
       accounts: ports.users,
+      audit: kernel.businessAudit,
+      mailer,
       cache,
       logger: logger.child({ service: 'auth' }),
       providers,
@@ -127,15 +132,13 @@ export async function buildAuthApp(
         `${oauth.origin ?? `http://localhost:${settings.http.port}`}/oauth/callback`,
     });
     externalProviders = external.providerNames();
-    registerExternalLoginRoutes(app, external, (userId, loginType, ctx) =>
-      auth.signInAs(userId, loginType, ctx),
+    registerExternalLoginRoutes(app, external, (userId, loginType, totpCode, ctx) =>
+      auth.signInWithProvider(userId, loginType, totpCode, ctx),
     );
   }
   registerProviderListRoute(app, externalProviders);
 
   // Password reset by mail (issue 11).
-  const mailer = openMailer(settings.mail, logger);
-  app.addHook('onClose', async () => mailer?.close());
   registerPasswordResetRoutes(
     app,
     new PasswordResetService({
@@ -147,6 +150,7 @@ export async function buildAuthApp(
       mailer,
       production: settings.production,
       forgotPerIp: settings.mail.forgotPerIp,
+      resetPerIp: settings.mail.resetPerIp,
       resetUrl: () =>
         settings.mail.resetUrl ??
         `${oauth.origin ?? `http://localhost:${settings.http.port}`}/reset-password`,

@@ -55,8 +55,6 @@ export interface UserDirectory {
   setPassword(userId: number, passwordHash: string): Promise<void>;
   /** An active account of an active tenant by username or e-mail (password reset). */
   findAccount(tenantCode: string, usernameOrEmail: string): Promise<AccountMatch | undefined>;
-  /** The one active account with this e-mail, none when two share it (external sign-in). */
-  findUniqueByEmail(tenantCode: string, email: string): Promise<AccountMatch | undefined>;
 }
 
 /** The auth service's needs, as one object. */

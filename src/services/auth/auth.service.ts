@@ -5,7 +5,7 @@ import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 import type { EventStream } from '../../platform/stream/stream.js';
 import type { AuthUser, UserDirectory } from './auth.ports.js';
-import { checkCaptcha, createCaptcha, type CaptchaMode } from './captcha.js';
+import type { CaptchaMode } from './captcha.js';
 import {
   publishLoginEvent,
   type LoginSubject,
@@ -15,6 +15,7 @@ import {
 import { accountKey, type LoginThrottle } from './login-throttle.js';
 import type { SessionRepo } from './session.repo.js';
 import { SessionState } from './session-state.js';
+import { SignInChecks, type LoginInput } from './sign-in-checks.js';
 import { userViewOf } from './auth.schema.js';
 import {
   bearerOf,
@@ -24,7 +25,7 @@ import {
   type AccessTokens,
 } from './tokens.js';
 
-export const DEFAULT_TENANT_CODE = 'default';
+export { DEFAULT_TENANT_CODE } from './sign-in-checks.js';
 /** A consumed refresh token seen again after this long is treated as stolen. */
 export const REFRESH_REUSE_GRACE_MS = 30_000;
 /** While a password change is required, only these requests pass forward-auth. */
@@ -35,15 +36,7 @@ const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set([
 ]);
 
 export type { LoginType, RequestContext } from './login-events.js';
-
-export interface LoginInput {
-  username: string;
-  password: string;
-  tenant_code?: string | undefined;
-  captcha_id?: string | undefined;
-  captcha?: string | undefined;
-  totp_code?: string | undefined;
-}
+export type { LoginInput, SignedIn } from './sign-in-checks.js';
 
 export interface AuthServiceOptions {
   sessions: SessionRepo;
@@ -74,80 +67,29 @@ export class AuthService {
   private readonly now: () => number;
   private readonly state: SessionState;
 
+  /** The sign-in checks, shared with the OAuth2 sign-in page and external sign-in. */
+  readonly checks: SignInChecks;
+
   constructor(private readonly o: AuthServiceOptions) {
     this.now = o.now ?? Date.now;
     this.state = new SessionState(o);
+    this.checks = new SignInChecks(o);
   }
 
   captcha() {
-    return createCaptcha(this.o.cache);
+    return this.checks.captcha();
   }
 
   /**
-   * Password sign-in. The attempt is counted as a failure before the password is checked (see
-   * LoginThrottle). A disabled account or tenant gets the answer of a wrong password, after the
-   * same password check, so the answer never confirms a password.
+   * Password sign-in: the checks of `authenticate`, then a session and its token pair.
    */
   async login(input: LoginInput, ctx: RequestContext) {
-    const tenantCode = input.tenant_code || DEFAULT_TENANT_CODE;
-    const tenant = await this.o.directory.findTenant(tenantCode);
-    const account = accountKey(tenant ?? tenantCode, input.username);
-    await checkCaptcha(this.o.cache, this.o.captchaMode, input, () =>
-      this.o.throttle.recentFailures(account, ctx.ip),
-    );
-    const who = {
-      tenantId: tenant?.id ?? null,
-      userId: null as number | null,
-      username: input.username,
-    };
-    try {
-      await this.o.throttle.begin(account, ctx.ip);
-    } catch (err) {
-      this.publishLogin(false, 'throttled', who, ctx);
-      throw err;
-    }
-    const credentials =
-      tenant && (await this.o.directory.findCredentials(tenant.id, input.username));
-    if (!tenant || !credentials) {
-      await this.o.passwords.burn(input.password);
-      this.publishLogin(false, tenant ? 'unknown_user' : 'unknown_tenant', who, ctx);
-      throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
-    }
-    who.userId = credentials.id;
-    const valid = await this.o.passwords.verify(credentials.password_hash, input.password);
-    const refusal = !valid
-      ? 'wrong_password'
-      : tenant.status !== 'active'
-        ? 'tenant_disabled'
-        : credentials.status !== 'active'
-          ? 'user_disabled'
-          : null;
-    if (refusal) {
-      this.publishLogin(false, refusal, who, ctx);
-      throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
-    }
-    // --- Second factor: a user with TOTP on needs the code as well. ---
-    const factor = this.o.secondFactor
-      ? await this.o.secondFactor(credentials.id, input.totp_code)
-      : 'not_enrolled';
-    if (factor === 'missing') {
-      throw AppError.validation(
-        [{ field: 'totp_code', rule: 'required', message: 'two-factor code required' }],
-        'two-factor code required',
-      );
-    }
-    if (factor === 'wrong') {
-      this.publishLogin(false, 'wrong_totp', who, ctx);
-      throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
-    }
-    await this.o.throttle.succeeded(account, ctx.ip);
-
-    const user = await this.requireUser(credentials.id);
+    const signedIn = await this.checks.authenticate(input, ctx, 'password');
     return this.openSession(
-      user,
-      credentials.session_version,
+      signedIn.user,
+      signedIn.sessionVersion,
       ctx,
-      factor === 'ok' ? 'totp' : 'password',
+      signedIn.factor === 'ok' ? 'totp' : 'password',
     );
   }
 
@@ -361,11 +303,18 @@ export class AuthService {
   }
 
   // --- Hooks for external sign-in, password reset and the sessions list (issue 11). ---
-  /** A session for a user an external provider vouched for (the caller checked the link). */
-  async signInAs(userId: number, loginType: LoginType, ctx: RequestContext) {
-    const user = await this.o.directory.findUser(userId, { fresh: true });
-    if (!user || user.status !== 'active') throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
-    return this.openSession(user, user.session_version, ctx, loginType);
+  /**
+   * A session for a user an external provider vouched for (the caller checked the link), after
+   * the user's second factor, as `/login` asks for it.
+   */
+  async signInWithProvider(
+    userId: number,
+    loginType: LoginType,
+    totpCode: string | undefined,
+    ctx: RequestContext,
+  ) {
+    const signedIn = await this.checks.confirmSecondFactor(userId, totpCode, ctx, loginType);
+    return this.openSession(signedIn.user, signedIn.sessionVersion, ctx, loginType);
   }
 
   /** Signs one session out, effective at once for forward-auth. */

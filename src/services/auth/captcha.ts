@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import type { Cache } from '../../platform/cache/cache.js';
 import { AppError } from '../../platform/http/errors.js';
+import type { RecentFailures } from './login-throttle.js';
 
 const CAPTCHA_TTL_MS = 5 * 60_000;
 const FAILURES_BEFORE_CAPTCHA = 3;
@@ -21,20 +22,22 @@ export async function createCaptcha(cache: Cache) {
 
 /**
  * Requires a right captcha answer when the mode is `always`, or after 3 recent failures of the
- * account or the IP (`after_failures`); 40001 on the `captcha` field otherwise.
+ * account or the IP (`after_failures`), and in every mode while failures of the account from
+ * other addresses pile up (they raise the captcha instead of locking the owner out); 40001 on the
+ * `captcha` field otherwise.
  */
 export async function checkCaptcha(
   cache: Cache,
   mode: CaptchaMode,
   input: { captcha_id?: string | undefined; captcha?: string | undefined },
-  recentFailures: () => Promise<{ account: number; ip: number }>,
+  recentFailures: () => Promise<RecentFailures>,
 ): Promise<void> {
-  if (mode === 'off') return;
-  if (mode === 'after_failures') {
+  if (mode !== 'always') {
     const failures = await recentFailures();
-    if (failures.account < FAILURES_BEFORE_CAPTCHA && failures.ip < FAILURES_BEFORE_CAPTCHA) {
-      return;
-    }
+    const many =
+      mode === 'after_failures' &&
+      (failures.account >= FAILURES_BEFORE_CAPTCHA || failures.ip >= FAILURES_BEFORE_CAPTCHA);
+    if (!many && !failures.spread) return;
   }
   const problem = (message: string, rule: 'required' | 'format') =>
     AppError.validation([{ field: 'captcha', rule, message }], message);

@@ -40,7 +40,11 @@ describe('login throttle', () => {
   it('counts an attempt before its password is checked', async () => {
     const { throttle } = setup();
     await throttle.begin('t:1:bob', '10.0.0.1');
-    expect(await throttle.recentFailures('t:1:bob', '10.0.0.1')).toEqual({ account: 1, ip: 1 });
+    expect(await throttle.recentFailures('t:1:bob', '10.0.0.1')).toEqual({
+      account: 1,
+      ip: 1,
+      spread: false,
+    });
   });
 
   it('admits one attempt per waiting period once past the threshold', async () => {
@@ -77,7 +81,11 @@ describe('login throttle', () => {
     await throttle.begin('t:1:bob', '10.0.0.1');
     await throttle.begin('t:1:bob', '10.0.0.1');
     await throttle.succeeded('t:1:bob', '10.0.0.1');
-    expect(await throttle.recentFailures('t:1:bob', '10.0.0.1')).toEqual({ account: 0, ip: 2 });
+    expect(await throttle.recentFailures('t:1:bob', '10.0.0.1')).toEqual({
+      account: 0,
+      ip: 2,
+      spread: false,
+    });
     // The streak starts afresh: three more attempts pass without waiting.
     for (let i = 0; i < 3; i++) {
       expect(await refusal(throttle.begin('t:1:bob', '10.0.0.2'))).toBeUndefined();
@@ -91,5 +99,26 @@ describe('login throttle', () => {
     const refused = await refusal(throttle.begin('t:1:c', '10.0.0.9'));
     expect(refused?.code).toBe(42900);
     expect(await refusal(throttle.begin('t:1:c', '10.0.0.8'))).toBeUndefined();
+  });
+
+  it('holds an account back only at the address its failures come from', async () => {
+    const { throttle } = setup();
+    for (let i = 0; i < 4; i++) await throttle.begin('t:1:bob', '10.0.0.1');
+    expect((await refusal(throttle.begin('t:1:bob', '10.0.0.1')))?.code).toBe(42900);
+    // The owner elsewhere is not locked out by it.
+    expect(await refusal(throttle.begin('t:1:bob', '192.0.2.7'))).toBeUndefined();
+  });
+
+  it('marks failures spread over many addresses, not those of the asking address', async () => {
+    const { throttle } = setup();
+    for (let i = 0; i < 3; i++) await throttle.begin('t:1:bob', `10.0.1.${i}`);
+    for (let i = 0; i < 3; i++) {
+      expect(await refusal(throttle.begin('t:1:bob', `10.0.2.${i}`))).toBeUndefined();
+    }
+    expect((await throttle.recentFailures('t:1:bob', '192.0.2.7')).spread).toBe(true);
+    expect((await throttle.recentFailures('t:1:bob', '10.0.1.0')).spread).toBe(true);
+    const { throttle: alone } = setup();
+    for (let i = 0; i < 3; i++) await alone.begin('t:1:bob', '10.0.0.1');
+    expect((await alone.recentFailures('t:1:bob', '10.0.0.1')).spread).toBe(false);
   });
 });

@@ -32,12 +32,27 @@ export function rateLimited(waitMs: number, message: string): AppError {
   return new AppError(ERROR_CODES.RATE_LIMITED, message, { retry_after_seconds: seconds });
 }
 
+/** An account's recent failures, as the captcha rule reads them. */
+export interface RecentFailures {
+  /** Failures of the account within 15 minutes, from anywhere. */
+  account: number;
+  /** Failures of the address within 15 minutes, on any account. */
+  ip: number;
+  /**
+   * The account's failure streak from other addresses reached `backoffAfter`: someone elsewhere
+   * is guessing, which asks for a captcha instead of locking the owner out.
+   */
+  spread: boolean;
+}
+
 /**
  * Password-guessing throttle. Every attempt counts as a failure before its password is checked
  * (atomic cache increments, shared by replicas through Redis), so a burst of parallel guesses is
  * counted in full; a success then clears the account's counters and takes back only its own
- * count from the IP's. After `backoffAfter` failures an account admits one attempt per waiting
- * period, which doubles with every further failure up to `backoffMaxMs`.
+ * count from the IP's. After `backoffAfter` failures of an account *from one address* that
+ * address admits one attempt per waiting period, which doubles with every further failure up to
+ * `backoffMaxMs`. Failures spread over many addresses lock nobody out: they raise the captcha
+ * (see `spread`), so nobody can lock an account they do not sit beside.
  */
 export class LoginThrottle {
   private readonly now: () => number;
@@ -47,20 +62,27 @@ export class LoginThrottle {
   }
 
   private keys(account: string, ip: string) {
+    const here = `${account}@${ip}`;
     return {
       recent: `auth:fail:user:${account}`,
       ip: `auth:fail:ip:${ip}`,
       streak: `auth:fail:streak:${account}`,
-      gate: `auth:fail:gate:${account}`,
-      until: `auth:fail:until:${account}`,
+      // The hard backoff is per account and address.
+      localStreak: `auth:fail:streak:${here}`,
+      gate: `auth:fail:gate:${here}`,
+      until: `auth:fail:until:${here}`,
     };
   }
 
-  /** Failures within the captcha window, of the account and of the IP. */
-  async recentFailures(account: string, ip: string): Promise<{ account: number; ip: number }> {
+  /** Failures within the captcha window, of the account and of the IP, and whether they spread. */
+  async recentFailures(account: string, ip: string): Promise<RecentFailures> {
     const k = this.keys(account, ip);
-    const [user, byIp] = await Promise.all([this.o.cache.get(k.recent), this.o.cache.get(k.ip)]);
-    return { account: Number(user ?? 0), ip: Number(byIp ?? 0) };
+    const [user, byIp, streak, local] = await Promise.all(
+      [k.recent, k.ip, k.streak, k.localStreak].map(async (key) =>
+        Number((await this.o.cache.get(key)) ?? 0),
+      ),
+    );
+    return { account: user!, ip: byIp!, spread: streak! - local! >= this.o.backoffAfter };
   }
 
   /** The wait after the `streak`-th failure of an account (0 while under the threshold). */
@@ -72,8 +94,8 @@ export class LoginThrottle {
 
   /**
    * Counts the attempt as a failure, before any password check. Refuses it (429) while the
-   * account waits, when another attempt took this waiting period's one turn, or when the IP is
-   * over its limit.
+   * account waits at this address, when another attempt took this waiting period's one turn, or
+   * when the IP is over its limit.
    */
   async begin(account: string, ip: string): Promise<void> {
     const k = this.keys(account, ip);
@@ -81,10 +103,11 @@ export class LoginThrottle {
     if (until > this.now()) {
       throw rateLimited(until - this.now(), 'too many failed sign-ins for this account');
     }
-    const [, byIp, streak] = await Promise.all([
+    const [, byIp, , streak] = await Promise.all([
       this.o.cache.increment(k.recent, RECENT_WINDOW_MS),
       this.o.cache.increment(k.ip, RECENT_WINDOW_MS),
       this.o.cache.increment(k.streak, STREAK_WINDOW_MS),
+      this.o.cache.increment(k.localStreak, STREAK_WINDOW_MS),
     ]);
     if (byIp > this.o.ipMaxFailures) {
       throw rateLimited(RECENT_WINDOW_MS, 'too many failed sign-ins from this address');
@@ -102,11 +125,14 @@ export class LoginThrottle {
     await this.o.cache.set(k.until, String(this.now() + wait), wait);
   }
 
-  /** The password was right: the account starts afresh; the IP keeps its failures. */
+  /**
+   * The password was right: the account starts afresh here; the IP keeps its failures. Another
+   * address's hold on the account runs out by itself.
+   */
   async succeeded(account: string, ip: string): Promise<void> {
     const k = this.keys(account, ip);
     await Promise.all([
-      this.o.cache.del(k.recent, k.streak, k.gate, k.until),
+      this.o.cache.del(k.recent, k.streak, k.localStreak, k.gate, k.until),
       this.o.cache.increment(k.ip, RECENT_WINDOW_MS, -1),
     ]);
   }

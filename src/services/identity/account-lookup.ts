@@ -35,16 +35,3 @@ export function findAccount(
     .limit(1)
     .executeTakeFirst();
 }
-
-/** The one account with this e-mail (case-insensitive); none when two share it. */
-export async function findUniqueByEmail(
-  db: IdentityDb,
-  tenantCode: string,
-  email: string,
-): Promise<AccountMatch | undefined> {
-  const rows = await activeAccounts(db, tenantCode)
-    .where(sql`lower(iam_users.email)`, '=', email.toLowerCase())
-    .limit(2)
-    .execute();
-  return rows.length === 1 ? rows[0] : undefined;
-}

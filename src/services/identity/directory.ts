@@ -1,4 +1,4 @@
-import { findAccount, findUniqueByEmail, type AccountMatch } from './account-lookup.js';
+import { findAccount, type AccountMatch } from './account-lookup.js';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../../platform/cache/cache.js';
 import { normalizePermissions } from '../../platform/auth/principal.js';
@@ -81,8 +81,6 @@ export interface IdentityDirectory {
   setPassword(userId: number, passwordHash: string): Promise<void>;
   /** An active account of an active tenant by username or e-mail (password reset). */
   findAccount(tenantCode: string, usernameOrEmail: string): Promise<AccountMatch | undefined>;
-  /** The one active account with this e-mail, none when two share it (external sign-in). */
-  findUniqueByEmail(tenantCode: string, email: string): Promise<AccountMatch | undefined>;
   /**
    * One tenant's lookups, uncached. `on` is the caller's transaction, so a caller holding a
    * connection never waits for a second one from the same pool.
@@ -189,6 +187,5 @@ export function createIdentityDirectory(
     },
 
     findAccount: (tenantCode, usernameOrEmail) => findAccount(db, tenantCode, usernameOrEmail),
-    findUniqueByEmail: (tenantCode, email) => findUniqueByEmail(db, tenantCode, email),
   };
 }

@@ -5404,6 +5404,7 @@ export interface operations {
                     iss?: string;
                     code: string;
                     state: string;
+                    totp_code?: string;
                 };
             };
         };

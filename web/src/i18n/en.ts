@@ -465,6 +465,8 @@ const en = {
       failed: 'Sign-in did not complete',
       incomplete: 'The provider did not send the sign-in back complete.',
       backToProfile: 'Back to my profile',
+      notLinked:
+        'No account is linked to this sign-in yet. Sign in with your password, then link it from your profile.',
     },
     linked: {
       title: 'Linked accounts',

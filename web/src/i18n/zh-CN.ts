@@ -445,6 +445,7 @@ const zhCN: Dictionary = {
       failed: '登录未完成',
       incomplete: '登录服务返回的信息不完整。',
       backToProfile: '返回个人中心',
+      notLinked: '此登录方式尚未关联任何账号。请先用密码登录，再在个人中心中关联。',
     },
     linked: {
       title: '已关联账号',

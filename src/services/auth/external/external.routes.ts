@@ -1,10 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../../platform/auth/guard.js';
 import { envelopeOf, ok } from '../../../platform/http/envelope.js';
+import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import type { HttpApp } from '../../../platform/http/server.js';
+import { contextOf, withRetryAfter } from '../auth.routes.js';
 import { tokenPair } from '../auth.schema.js';
 import type { LoginType, RequestContext } from '../auth.service.js';
+import { asksFor } from '../oauth2/sign-in.js';
 import type { ExternalLoginService } from './external.service.js';
 
 const tags = ['auth'];
@@ -13,6 +15,10 @@ const callbackBody = z.object({
   iss: z.string().max(512).optional(),
   code: z.string().min(1).max(2048),
   state: z.string().min(1).max(256),
+});
+const loginCallbackBody = callbackBody.extend({
+  /** A TOTP user's code (or recovery code), posted with the same code and state again. */
+  totp_code: z.string().trim().max(32).optional(),
 });
 const startView = z.object({ authorization_url: z.string(), state: z.string() });
 const providersView = z.object({ providers: z.array(z.string()) });
@@ -48,26 +54,17 @@ export function registerProviderListRoute(app: HttpApp, providers: readonly stri
 export function registerExternalLoginRoutes(
   app: HttpApp,
   external: ExternalLoginService,
-  /** Issues the platform session (the token pair of /login): the auth service's signInAs. */
+  /**
+   * Issues the platform session (the token pair of /login) after the user's second factor: the
+   * auth service's signInWithProvider.
+   */
   signIn: (
     userId: number,
     loginType: LoginType,
+    totpCode: string | undefined,
     ctx: RequestContext,
   ) => Promise<z.infer<typeof tokenPair>>,
 ): void {
-  const contextOf = (request: FastifyRequest): RequestContext => {
-    const header = (name: string) => {
-      const v = request.headers[name];
-      return typeof v === 'string' ? v.slice(0, 512) : null;
-    };
-    return {
-      ip: request.ip,
-      userAgent: header('user-agent'),
-      deviceId: header('x-device-id')?.slice(0, 128) ?? null,
-      requestId: request.id,
-    };
-  };
-
   app.get(
     '/api/v1/login/oauth/:provider',
     {
@@ -90,14 +87,30 @@ export function registerExternalLoginRoutes(
         summary: 'Finish external sign-in with the code and state the provider returned',
         security: [],
         params: providerParams,
-        body: callbackBody,
+        body: loginCallbackBody,
         response: { 200: envelopeOf(tokenPair) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { params, body } = request;
       const who = await external.finishLogin(params.provider, body);
-      return ok(await signIn(who.userId, who.loginType, contextOf(request)));
+      try {
+        return ok(
+          await withRetryAfter(reply, () =>
+            signIn(who.userId, who.loginType, body.totp_code, contextOf(request)),
+          ),
+        );
+      } catch (err) {
+        // A TOTP user owes the code (the answer of /login without one), or may try again after a
+        // wrong one, under the sign-in throttle: the state is held for that, the provider is done.
+        const owesCode =
+          err instanceof AppError &&
+          (asksFor(err, 'totp_code') ||
+            (body.totp_code !== undefined &&
+              (err.code === ERROR_CODES.BAD_CREDENTIALS || err.code === ERROR_CODES.RATE_LIMITED)));
+        if (owesCode) await external.holdForSecondFactor(body.state, who);
+        throw err;
+      }
     },
   );
 

@@ -2,8 +2,11 @@ import type { UserDirectory } from '../auth.ports.js';
 import * as oidc from 'openid-client';
 import type { Logger } from 'pino';
 import type { Principal } from '../../../platform/auth/principal.js';
+import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import type { LoginType } from '../login-events.js';
+import type { Mailer } from '../password-reset/mailer.js';
 import {
   findLinkedUser,
   linkIdentity,
@@ -44,14 +47,30 @@ interface PendingLogin {
   userId: number | null;
   verifier: string;
   nonce: string;
+  /** Set once the provider vouched for a linked user who still owes the second factor. */
+  vouched?: { userId: number; until: number };
+}
+
+/** The user an external sign-in is for. */
+export interface ExternalSignIn {
+  userId: number;
+  loginType: LoginType;
+  /** For a state held for the second factor: when the hold ends. */
+  heldUntil?: number | undefined;
 }
 
 export interface ExternalLoginOptions {
   db: ExternalDb;
-  /** Identity's accounts (a port): linking a first sign-in by verified e-mail. */
-  accounts: Pick<UserDirectory, 'findUniqueByEmail'>;
+  /** Identity's accounts (a port): whom to mail about a link or an unlink. */
+  accounts: Pick<UserDirectory, 'findUser'>;
+  /** Links and unlinks are recorded here (the kernel's business-audit writer). */
+  audit: BusinessAuditWriter;
+  /** Tells the user about a link or an unlink; none when mail is not configured. */
+  mailer: Mailer | undefined;
   cache: Cache;
   logger: Logger;
+  /** Injected clock (default Date.now). */
+  now?: () => number;
   providers: ProviderConfig[];
   production: boolean;
   /** The console page providers return to; `/<provider>` is appended. */
@@ -64,17 +83,26 @@ const stateProblem = () =>
     'the sign-in attempt is unknown or expired',
   );
 
+const notLinked = () =>
+  new AppError(
+    ERROR_CODES.EXTERNAL_NOT_LINKED,
+    'no account is linked to this external sign-in; sign in with your password and link it from your profile',
+  );
+
 /**
  * Sign-in through external providers with openid-client (authorization code, PKCE, state;
  * nonce and ID token for OpenID Connect providers; GitHub is plain OAuth2, see ./github.ts).
- * An external account signs in as the platform user it is linked to; a first sign-in links by
- * a verified e-mail that exactly one active user of the default tenant has, or the user links
- * it from their profile while signed in.
+ * An external account signs in only as the platform user who linked it from their profile while
+ * signed in: never by an e-mail address, which the platform does not confirm. Links and unlinks
+ * are audited and mailed to the user.
  */
 export class ExternalLoginService {
   private readonly configs = new Map<string, Promise<oidc.Configuration>>();
+  private readonly now: () => number;
 
-  constructor(private readonly o: ExternalLoginOptions) {}
+  constructor(private readonly o: ExternalLoginOptions) {
+    this.now = o.now ?? Date.now;
+  }
 
   providerNames(): string[] {
     return this.o.providers.map((p) => p.name);
@@ -151,14 +179,20 @@ export class ExternalLoginService {
     return { authorization_url: url.toString(), state };
   }
 
-  private async exchange(name: string, purpose: 'login' | 'link', answer: CallbackAnswer) {
-    const { code, state } = answer;
-    const provider = this.provider(name);
+  /** The attempt a state names, taken: a state works once. */
+  private async takePending(name: string, purpose: 'login' | 'link', state: string) {
     const raw = await this.o.cache.take(`auth:external:${state}`);
     const pending = raw ? (JSON.parse(raw) as PendingLogin) : undefined;
     if (!pending || pending.provider !== name || pending.purpose !== purpose) throw stateProblem();
+    return pending;
+  }
+
+  /** Redeems the code at the provider: who the external account is. */
+  private async exchange(pending: PendingLogin, answer: CallbackAnswer): Promise<ExternalClaims> {
+    const { code, state } = answer;
+    const provider = this.provider(pending.provider);
     const config = await this.config(provider);
-    const callback = new URL(this.redirectUri(name));
+    const callback = new URL(this.redirectUri(provider.name));
     callback.searchParams.set('code', code);
     callback.searchParams.set('state', state);
     // RFC 9207: a provider that names itself in the redirect must be checked against it.
@@ -169,8 +203,7 @@ export class ExternalLoginService {
           pkceCodeVerifier: pending.verifier,
           expectedState: state,
         });
-        const claims: ExternalClaims = await githubClaims(config, provider, tokens.access_token);
-        return { pending, provider, claims };
+        return await githubClaims(config, provider, tokens.access_token);
       }
       const tokens = await oidc.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: pending.verifier,
@@ -178,61 +211,78 @@ export class ExternalLoginService {
         expectedNonce: pending.nonce,
         idTokenExpected: true,
       });
-      const claims: ExternalClaims = tokens.claims()!;
-      return { pending, provider, claims };
+      return tokens.claims()!;
     } catch (err) {
       this.o.logger.warn(
-        { provider: name, err: (err as Error).message },
+        { provider: provider.name, err: (err as Error).message },
         'external sign-in refused',
       );
       throw new AppError(ERROR_CODES.BAD_CREDENTIALS, 'the sign-in provider refused the sign-in');
     }
   }
 
-  /** The platform user the code the provider returned signs in as. */
-  async finishLogin(name: string, answer: CallbackAnswer) {
-    const { provider, claims } = await this.exchange(name, 'login', answer);
-    let userId = await findLinkedUser(this.o.db, name, claims.sub);
-    if (
-      userId === undefined &&
-      claims.email_verified === true &&
-      typeof claims.email === 'string'
-    ) {
-      const match = await this.o.accounts.findUniqueByEmail('default', claims.email);
-      if (match) {
-        await linkIdentity(this.o.db, {
-          provider: name,
-          subject: claims.sub,
-          userId: match.id,
-          tenantId: match.tenant_id,
-          email: claims.email,
-        });
-        userId = match.id;
-      }
+  /**
+   * The platform user the code the provider returned signs in as: the one who linked this
+   * external account; an unknown one is refused (40105). A state held for the second factor
+   * (`holdForSecondFactor`) answers its user again without going back to the provider.
+   */
+  async finishLogin(name: string, answer: CallbackAnswer): Promise<ExternalSignIn> {
+    const pending = await this.takePending(name, 'login', answer.state);
+    const loginType = this.provider(name).name;
+    if (pending.vouched) {
+      return { userId: pending.vouched.userId, loginType, heldUntil: pending.vouched.until };
     }
-    if (userId === undefined) {
-      throw new AppError(
-        ERROR_CODES.BAD_CREDENTIALS,
-        'no account is linked to this sign-in; link it from your profile first',
-      );
-    }
-    return { userId, loginType: provider.name };
+    const claims = await this.exchange(pending, answer);
+    const userId = await findLinkedUser(this.o.db, name, claims.sub);
+    if (userId === undefined) throw notLinked();
+    return { userId, loginType };
   }
 
-  /** Links the external account to the signed-in caller. */
+  /**
+   * Keeps a login's state for the user's TOTP step: the console posts the same code and state
+   * again with `totp_code`, and the provider is not asked twice. Held at most ten minutes from
+   * the provider's answer, retries included.
+   */
+  async holdForSecondFactor(state: string, who: ExternalSignIn): Promise<void> {
+    const until = who.heldUntil ?? this.now() + STATE_TTL_MS;
+    if (until <= this.now()) return;
+    const held: PendingLogin = {
+      provider: who.loginType,
+      purpose: 'login',
+      userId: who.userId,
+      verifier: '',
+      nonce: '',
+      vouched: { userId: who.userId, until },
+    };
+    await this.o.cache.set(`auth:external:${state}`, JSON.stringify(held), until - this.now());
+  }
+
+  /** Links the external account to the signed-in caller; audited and mailed to them. */
   async finishLink(principal: Principal, name: string, answer: CallbackAnswer) {
-    const { pending, claims } = await this.exchange(name, 'link', answer);
+    const pending = await this.takePending(name, 'link', answer.state);
     if (pending.userId !== principal.userId) throw stateProblem();
-    const linked = await linkIdentity(this.o.db, {
-      provider: name,
-      subject: claims.sub,
-      userId: principal.userId,
-      tenantId: principal.tenantId,
-      email: typeof claims.email === 'string' ? claims.email : null,
+    const claims = await this.exchange(pending, answer);
+    const email = typeof claims.email === 'string' ? claims.email : null;
+    const linked = await this.o.db.transaction().execute(async (trx) => {
+      const inserted = await linkIdentity(trx, {
+        provider: name,
+        subject: claims.sub,
+        userId: principal.userId,
+        tenantId: principal.tenantId,
+        email,
+      });
+      if (inserted) {
+        await this.audit(trx, principal, 'link', null, { provider: name, email });
+      }
+      return inserted;
     });
-    if (!linked && (await findLinkedUser(this.o.db, name, claims.sub)) !== principal.userId) {
-      throw AppError.conflict('this external account is linked to another user');
+    if (!linked) {
+      if ((await findLinkedUser(this.o.db, name, claims.sub)) !== principal.userId) {
+        throw AppError.conflict('this external account is linked to another user');
+      }
+      return;
     }
+    this.notify(principal.userId, 'linked to', name);
   }
 
   /** The caller's linked external accounts. */
@@ -245,10 +295,59 @@ export class ExternalLoginService {
     }));
   }
 
-  /** Unlinks the caller's accounts at `name`; 404 when none is linked. */
+  /** Unlinks the caller's accounts at `name`; 404 when none is linked. Audited and mailed. */
   async unlink(principal: Principal, name: string): Promise<void> {
-    if ((await unlinkProvider(this.o.db, principal.userId, name)) === 0) {
-      throw AppError.notFound('linked account');
-    }
+    const removed = await this.o.db.transaction().execute(async (trx) => {
+      const count = await unlinkProvider(trx, principal.userId, name);
+      if (count > 0) await this.audit(trx, principal, 'unlink', { provider: name }, null);
+      return count;
+    });
+    if (removed === 0) throw AppError.notFound('linked account');
+    this.notify(principal.userId, 'unlinked from', name);
+  }
+
+  private audit(
+    trx: ExternalDb,
+    principal: Principal,
+    action: 'link' | 'unlink',
+    before: unknown,
+    after: unknown,
+  ) {
+    const provider = ((before ?? after) as { provider: string }).provider;
+    return this.o.audit.write(trx as never, {
+      tenantId: principal.tenantId,
+      actorId: principal.userId,
+      actorName: principal.username,
+      action,
+      targetType: 'external_login',
+      targetIds: [principal.userId],
+      before,
+      after,
+      summary: `${action === 'link' ? 'linked' : 'unlinked'} ${provider} sign-in for ${principal.username}`,
+    });
+  }
+
+  /**
+   * Mails the user that an external account was linked or unlinked, so a link they did not
+   * make does not go unnoticed. After the answer; a failure is logged, never the caller's.
+   */
+  private notify(userId: number, change: 'linked to' | 'unlinked from', provider: string) {
+    const mailer = this.o.mailer;
+    if (!mailer) return;
+    void (async () => {
+      const user = await this.o.accounts.findUser(userId, { fresh: true });
+      if (!user?.email) return;
+      const label = provider === 'github' ? 'GitHub' : provider === 'google' ? 'Google' : 'SSO';
+      await mailer.send({
+        to: user.email,
+        subject: `A ${label} account was ${change} your Approva account`,
+        text: `Hello ${user.username},\n\na ${label} account was just ${change} your Approva account${change === 'linked to' ? ': it can now sign you in' : ''}.\nIf this was not you, sign in, change your password and review the linked accounts in your profile.\n`,
+      });
+    })().catch((err: unknown) =>
+      this.o.logger.error(
+        { err: (err as Error).message },
+        'external sign-in mail could not be sent',
+      ),
+    );
   }
 }

@@ -2,13 +2,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
-import type { PasswordHasher } from '../../../platform/auth/passwords.js';
+import type { Cache } from '../../../platform/cache/cache.js';
 import type { HttpApp } from '../../../platform/http/server.js';
-import { consentPage, errorPage, signInPage } from './interaction.pages.js';
+import { contextOf } from '../auth.routes.js';
+import type { CaptchaMode } from '../captcha.js';
+import {
+  consentPage,
+  errorPage,
+  passwordChangePage,
+  signInPage,
+  totpPage,
+  type PageCaptcha,
+} from './interaction.pages.js';
 import type { OAuthServer } from './oauth2.server.js';
 import { OAUTH_PREFIX } from './provider.js';
-import type { LoginThrottle } from '../login-throttle.js';
-import { checkSignIn, type SignInDirectory } from './sign-in.js';
+import { signInStep, type SignInCore, type SignInStep } from './sign-in.js';
 
 const FORM_LIMIT = 16 * 1024;
 const uidParams = z.object({ uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -16,14 +24,19 @@ const signInForm = z.object({
   username: z.string().trim().min(1).max(128),
   password: z.string().min(1).max(256),
   tenant_code: z.string().trim().max(64).optional(),
+  captcha_id: z.string().max(64).optional(),
+  captcha: z.string().max(16).optional(),
 });
+const totpForm = z.object({ totp_code: z.string().trim().max(32) });
 
 export interface InteractionDeps {
   server: OAuthServer;
-  directory: SignInDirectory;
-  passwords: PasswordHasher;
-  /** The sign-in throttle `POST /api/v1/login` uses: one count per account and IP for both. */
-  throttle: LoginThrottle;
+  /** The sign-in core of `POST /api/v1/login` (the auth service): the same checks and counts. */
+  auth: SignInCore;
+  /** Holds a sign-in between its password step and its TOTP step. */
+  cache: Cache;
+  /** LOGIN_CAPTCHA: `always` shows the captcha on the first page already. */
+  captchaMode: CaptchaMode;
 }
 
 function html(reply: FastifyReply, status: number, body: string) {
@@ -34,7 +47,7 @@ function html(reply: FastifyReply, status: number, body: string) {
     .header('x-frame-options', 'DENY')
     .header(
       'content-security-policy',
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'",
     )
     .send(body);
 }
@@ -113,10 +126,11 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
         if ('error' in d) return d.error;
         const action = `${OAUTH_PREFIX}/interaction/${d.found.uid}`;
         if (d.found.prompt.name === 'login') {
+          const captcha = deps.captchaMode === 'always' ? await deps.auth.captcha() : undefined;
           return html(
             reply,
             200,
-            signInPage({ action: `${action}/login`, clientName: d.clientName }),
+            signInPage({ action: `${action}/login`, clientName: d.clientName, captcha }),
           );
         }
         const scopes = String(d.found.params.scope ?? '')
@@ -142,42 +156,56 @@ export function registerInteractionRoutes(app: HttpApp, deps: InteractionDeps): 
         const d = await posted(request, reply, request.params.uid);
         if ('error' in d) return d.error;
         const action = `${OAUTH_PREFIX}/interaction/${d.found.uid}/login`;
+        const pendingKey = `auth:oauth2:second-factor:${d.found.uid}`;
+        const signInAgain = (status: number, error: string, captcha?: PageCaptcha) =>
+          html(reply, status, signInPage({ action, clientName: d.clientName, error, captcha }));
+        if (d.found.prompt.name !== 'login') {
+          return signInAgain(400, 'Enter a username and a password.');
+        }
+        const ctx = contextOf(request);
+        const options = { pendingKey, captchaMode: deps.captchaMode };
+        const totp = totpForm.safeParse(request.body ?? {});
         const form = signInForm.safeParse(request.body ?? {});
-        if (!form.success || d.found.prompt.name !== 'login') {
-          return html(
-            reply,
-            400,
-            signInPage({
-              action,
-              clientName: d.clientName,
-              error: 'Enter a username and a password.',
-            }),
+        let step: SignInStep;
+        if (totp.success) {
+          step = await signInStep(
+            deps.auth,
+            { code: totp.data.totp_code, ...options },
+            ctx,
+            deps.cache,
           );
+        } else if (form.success) {
+          step = await signInStep(deps.auth, { form: form.data, ...options }, ctx, deps.cache);
+        } else {
+          return signInAgain(400, 'Enter a username and a password.');
         }
-        const tenantCode = form.data.tenant_code || 'default';
-        const result = await checkSignIn(
-          deps,
-          { username: form.data.username, password: form.data.password, tenantCode },
-          request.ip,
-        );
-        if (!result.ok) {
-          const error =
-            result.reason === 'locked'
-              ? 'Too many failed attempts. Try again later.'
-              : 'Wrong username or password.';
-          return html(
-            reply,
-            200,
-            signInPage({
-              action,
-              clientName: d.clientName,
-              username: form.data.username,
-              tenantCode: form.data.tenant_code,
-              error,
-            }),
-          );
+        switch (step.kind) {
+          case 'expired':
+            return signInAgain(400, 'Sign in again.');
+          case 'code':
+            return html(
+              reply,
+              200,
+              totpPage({ action, clientName: d.clientName, error: step.error }),
+            );
+          case 'refused':
+            return html(
+              reply,
+              200,
+              signInPage({
+                action,
+                clientName: d.clientName,
+                username: form.data?.username,
+                tenantCode: form.data?.tenant_code,
+                error: step.error,
+                captcha: step.captcha,
+              }),
+            );
+          case 'password_change':
+            return html(reply, 403, passwordChangePage(`${deps.server.origin ?? ''}/password`));
+          case 'admitted':
+            return finish(request, reply, { login: step.login });
         }
-        return finish(request, reply, { login: { accountId: String(result.userId) } });
       },
     );
 

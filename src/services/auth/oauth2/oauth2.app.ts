@@ -1,8 +1,7 @@
 import middie from '@fastify/middie';
 import type { Logger } from 'pino';
 import type { Settings } from '../../../config/settings.js';
-import type { PasswordHasher } from '../../../platform/auth/passwords.js';
-import type { LoginThrottle } from '../login-throttle.js';
+import type { CaptchaMode } from '../captcha.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import { createClientStore } from './clients.repo.js';
@@ -13,7 +12,7 @@ import { registerInteractionRoutes } from './interaction.routes.js';
 import { OAuthServer } from './oauth2.server.js';
 import type { OAuthDb } from './oauth2.tables.js';
 import { OAUTH_PREFIX, type OAuthAccounts } from './provider.js';
-import type { SignInDirectory } from './sign-in.js';
+import type { SignInCore } from './sign-in.js';
 import { KeyCipher } from './signing-keys.js';
 
 export interface OAuth2Deps {
@@ -22,11 +21,11 @@ export interface OAuth2Deps {
   logger: Logger;
   settings: Settings;
   /** The platform's users (the identity directory). */
-  directory: OAuthAccounts & SignInDirectory;
-  /** The platform's argon2 work, under its concurrency cap. */
-  passwords: PasswordHasher;
-  /** The sign-in throttle of `POST /api/v1/login`, for the sign-in page. */
-  throttle: LoginThrottle;
+  directory: OAuthAccounts;
+  /** The sign-in core of `POST /api/v1/login` (the auth service), for the sign-in page. */
+  auth: SignInCore;
+  /** LOGIN_CAPTCHA, as `/login` applies it. */
+  captchaMode: CaptchaMode;
   /** Client changes are recorded here (the kernel's business-audit writer). */
   audit: BusinessAuditWriter;
 }
@@ -54,9 +53,9 @@ export async function registerOAuth2(app: HttpApp, deps: OAuth2Deps): Promise<OA
   registerClientRoutes(app, new OAuthClientsService({ db: deps.db, audit: deps.audit }));
   registerInteractionRoutes(app, {
     server,
-    directory: deps.directory,
-    passwords: deps.passwords,
-    throttle: deps.throttle,
+    auth: deps.auth,
+    cache: deps.cache,
+    captchaMode: deps.captchaMode,
   });
   return server;
 }

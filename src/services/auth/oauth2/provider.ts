@@ -76,7 +76,8 @@ export function createProvider(o: ProviderOptions): Provider {
     },
     scopes: ['openid', 'offline_access', 'profile', 'email', 'api'],
     claims: {
-      openid: ['sub'],
+      // `amr`: how the user signed in (`pwd`, and `otp` after a TOTP code), from the sign-in page.
+      openid: ['sub', 'amr'],
       profile: ['name', 'preferred_username', 'tenant_id'],
       email: ['email', 'email_verified'],
     },

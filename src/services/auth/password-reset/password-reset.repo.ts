@@ -15,6 +15,18 @@ export async function insertResetToken(
     .execute();
 }
 
+/** Whether a token is open: unconsumed and unexpired (read only; consuming stays conditional). */
+export async function isResetTokenOpen(db: PasswordResetDb, tokenHash: string, now: Date) {
+  const row = await db
+    .selectFrom('auth_password_resets')
+    .select('user_id')
+    .where('token_hash', '=', tokenHash)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Consumes an unexpired reset token with one conditional UPDATE: of two concurrent submits
  * exactly one gets the row. Every other open token of that user is consumed with it.

@@ -36,7 +36,7 @@ export function registerPasswordResetRoutes(app: HttpApp, resets: PasswordResetS
       },
     },
     async (request) => {
-      await resets.reset(request.body);
+      await resets.reset(request.body, request.ip);
       return ok(null);
     },
   );

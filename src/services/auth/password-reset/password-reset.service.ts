@@ -5,7 +5,7 @@ import type { Cache } from '../../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import type { Mailer } from './mailer.js';
 import type { UserDirectory } from '../auth.ports.js';
-import { consumeResetToken, insertResetToken } from './password-reset.repo.js';
+import { consumeResetToken, insertResetToken, isResetTokenOpen } from './password-reset.repo.js';
 import type { PasswordResetDb } from './password-reset.tables.js';
 
 /** A reset token lives this long (the spec's limit). */
@@ -25,6 +25,8 @@ export interface PasswordResetServiceOptions {
   production: boolean;
   /** `/password/forgot` requests per client IP in 15 minutes (PASSWORD_FORGOT_PER_IP, default 5). */
   forgotPerIp: number;
+  /** `/password/reset` requests per client IP in 15 minutes (PASSWORD_RESET_PER_IP, default 10). */
+  resetPerIp: number;
   /** The page a reset link points to (`?token=` is appended); read when a mail is sent. */
   resetUrl: () => string;
   /** Sets the new password hash (identity's port). */
@@ -50,12 +52,7 @@ export class PasswordResetService {
    * its timing tells nothing either. Limited per IP.
    */
   async forgot(input: { username_or_email: string; tenant_code?: string | undefined }, ip: string) {
-    const count = await this.o.cache
-      .increment(`auth:pwreset:ip:${ip}`, FORGOT_WINDOW_MS)
-      .catch(() => 0);
-    if (count > this.o.forgotPerIp) {
-      throw new AppError(ERROR_CODES.RATE_LIMITED, 'too many password reset requests; try later');
-    }
+    await this.limitPerIp(`auth:pwreset:ip:${ip}`, this.o.forgotPerIp);
     const account = await this.o.accounts.findAccount(
       input.tenant_code ?? 'default',
       input.username_or_email,
@@ -69,6 +66,13 @@ export class PasswordResetService {
       expiresAt: new Date(this.now() + RESET_TOKEN_TTL_MS),
     });
     void this.deliver(account.email, account.username, token);
+  }
+
+  private async limitPerIp(key: string, limit: number) {
+    const count = await this.o.cache.increment(key, FORGOT_WINDOW_MS).catch(() => 0);
+    if (count > limit) {
+      throw new AppError(ERROR_CODES.RATE_LIMITED, 'too many password reset requests; try later');
+    }
   }
 
   private async deliver(email: string, username: string, token: string) {
@@ -92,21 +96,31 @@ export class PasswordResetService {
     }
   }
 
-  /** Sets the new password with a valid token and signs every session of the user out. */
-  async reset(input: { token: string; new_password: string }) {
+  /**
+   * Sets the new password with a valid token and signs every session of the user out. Limited
+   * per IP; the token is looked up before any argon2 work, and the hash takes the anonymous
+   * share of the password slots, so made-up tokens cost a query, never a hash.
+   */
+  async reset(input: { token: string; new_password: string }, ip: string) {
+    await this.limitPerIp(`auth:pwreset:reset-ip:${ip}`, this.o.resetPerIp);
+    const tokenHash = sha256(input.token);
+    const invalidToken = () =>
+      AppError.validation(
+        [{ field: 'token', rule: 'format', message: 'the reset link is invalid, used or expired' }],
+        'the reset link is invalid, used or expired',
+      );
+    if (!(await isResetTokenOpen(this.o.db, tokenHash, new Date(this.now())))) {
+      throw invalidToken();
+    }
     // The platform's password policy (length and strength), as every other password path.
     const problem = passwordProblem(input.new_password);
     if (problem) {
       throw AppError.validation([{ field: 'new_password', rule: 'format', message: problem }]);
     }
-    const passwordHash = await this.o.passwords.hash(input.new_password);
-    const consumed = await consumeResetToken(this.o.db, sha256(input.token), new Date(this.now()));
-    if (!consumed) {
-      throw AppError.validation(
-        [{ field: 'token', rule: 'format', message: 'the reset link is invalid, used or expired' }],
-        'the reset link is invalid, used or expired',
-      );
-    }
+    const passwordHash = await this.o.passwords.hash(input.new_password, 'anonymous');
+    // Consumed only now, conditionally: of two concurrent submits exactly one wins.
+    const consumed = await consumeResetToken(this.o.db, tokenHash, new Date(this.now()));
+    if (!consumed) throw invalidToken();
     await this.o.setPassword(consumed.userId, passwordHash);
     await this.o.revokeSessions(consumed.userId);
   }

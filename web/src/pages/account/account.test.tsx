@@ -189,6 +189,62 @@ describe('the provider callback page', () => {
     });
   });
 
+  it('asks a TOTP user for the code, then sends it with the same code and state', async () => {
+    rememberAttempt('st-3', { purpose: 'login', back: '/my' });
+    server.answer = (method, path, body) => {
+      if (path === '/api/v1/me') return ok(ME);
+      if (path !== '/api/v1/login/oauth/github/callback') return undefined;
+      const code = (body as { totp_code?: string }).totp_code;
+      if (!code)
+        return fail(400, 40001, 'two-factor code required', {
+          fields: [{ field: 'totp_code', rule: 'required', message: 'two-factor code required' }],
+        });
+      return code === '123456'
+        ? ok({ access_token: 'a3', refresh_token: 'r3' })
+        : fail(401, 40103, 'wrong username or password');
+    };
+    const router = mount('/oauth/callback/github?code=c3&state=st-3', [
+      { path: '/oauth/callback/:provider', element: <OAuthCallback /> },
+      { path: '/my', element: <div>my requests</div> },
+    ]);
+    const code = await screen.findByLabelText('Verification code');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(code, { target: { value: '654321' } });
+    await submit('Sign in');
+    expect((await screen.findByRole('alert')).textContent).toContain('wrong username or password');
+    fireEvent.change(code, { target: { value: ' 123456 ' } });
+    await submit('Sign in');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my'));
+    expect(readTokens()).toEqual({ access_token: 'a3', refresh_token: 'r3' });
+    expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { code: 'c3', state: 'st-3' },
+      { code: 'c3', state: 'st-3', totp_code: '654321' },
+      { code: 'c3', state: 'st-3', totp_code: '123456' },
+    ]);
+  });
+
+  it.each([
+    [
+      'en',
+      'No account is linked to this sign-in yet. Sign in with your password, then link it from your profile.',
+    ],
+    ['zh-CN', '此登录方式尚未关联任何账号。请先用密码登录，再在个人中心中关联。'],
+  ])(
+    'says in %s that the external account is linked to nobody yet (40105)',
+    async (language, text) => {
+      await i18n.changeLanguage(language);
+      server.answer = (method, path) =>
+        path === '/api/v1/login/oauth/github/callback'
+          ? fail(401, 40105, 'no account is linked to this external sign-in')
+          : undefined;
+      // A state is handled once per page load: each language gets its own.
+      mount(`/oauth/callback/github?code=c4&state=st-4-${language}`, [
+        { path: '/oauth/callback/:provider', element: <OAuthCallback /> },
+      ]);
+      expect((await screen.findByRole('alert')).textContent).toBe(text);
+    },
+  );
+
   it('shows what the provider refused, with a way back to sign-in', async () => {
     server.answer = () => undefined;
     mount('/oauth/callback/github?error=access_denied&error_description=User%20said%20no', [

@@ -36,7 +36,7 @@ export function startLink(provider: string): Promise<StartAnswer> {
 export async function finish(
   provider: string,
   purpose: Purpose,
-  body: { code: string; state: string; iss?: string },
+  body: { code: string; state: string; iss?: string; totp_code?: string },
 ): Promise<unknown> {
   if (purpose === 'login') {
     return data(
