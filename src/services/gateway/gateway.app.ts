@@ -17,6 +17,7 @@ import { recordOperationLogs } from '../../platform/audit/operation-log-hook.js'
 import type { Logger } from 'pino';
 import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
+import { withoutHopByHopHeaders } from './hop-by-hop.js';
 import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
@@ -164,7 +165,7 @@ export async function buildGatewayApp(
           return headers;
         },
         rewriteRequestHeaders: (request, headers) => ({
-          ...headers,
+          ...withoutHopByHopHeaders(headers, request.headers.connection),
           'x-request-id': request.id,
           // The services see the client address the gateway established, never a client's claim.
           'x-forwarded-for': request.ip,
