@@ -79,6 +79,48 @@ describe('a captured X-Auth-* header set', () => {
   });
 });
 
+describe('client-sent X-Auth-* headers on a public route', () => {
+  const SPOOFED = {
+    'X-Auth-User-Id': '1',
+    'x-auth-tenant-id': '1',
+    'X-AUTH-PERMISSIONS': '*',
+    'x-auth-platform-admin': 'true',
+    'x-auth-anything': 'else',
+  };
+
+  it('never reach the service: it sees only the set the gateway signed', async () => {
+    const tap = await wiretap();
+    const gateway = await extraGateway({}, { ...platform.serviceUrls, auth: tap.url });
+    try {
+      const res = await fetch(`${gateway.url}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...SPOOFED },
+        body: JSON.stringify({ username: 'admin', password: 'admin123' }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await gateway.close();
+      tap.server.close();
+    }
+    const names = Object.keys(tap.seen[0]!).filter((name) => name.startsWith('x-auth-'));
+    expect(names.sort()).toEqual([
+      'x-auth-client-ip',
+      'x-auth-nonce',
+      'x-auth-signature',
+      'x-auth-timestamp',
+    ]);
+  });
+
+  it('do not spoil the request: sign-in with them still works', async () => {
+    const res = await platform.call('POST', '/api/v1/login', {
+      headers: SPOOFED,
+      body: { username: 'admin', password: 'admin123' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.username).toBe('admin');
+  });
+});
+
 describe('the OAuth2 client routes behind forward-auth', () => {
   it.each([
     '/api/v1/oauth2/clients',
