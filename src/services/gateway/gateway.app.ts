@@ -22,6 +22,7 @@ import type { Logger } from 'pino';
 import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { withoutHopByHopHeaders } from './hop-by-hop.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
@@ -72,6 +73,7 @@ export async function buildGatewayApp(
   app.decorateRequest('gatewayAuthHeaders', null);
   app.decorateRequest('forwardedBody', null);
   app.decorateRequest('answeredUpstream', false);
+  registerSecurityHeaders(app);
   enforceBodyLimit(app);
   const rateLimited = options.metrics?.counter(
     'gateway_rate_limited_total',
