@@ -21,8 +21,8 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { signedPathOf } from '../src/platform/auth/guard.js';
-import { signedGatewayHeaders } from '../src/platform/auth/principal.js';
+import { signedUrlOf } from '../src/platform/auth/guard.js';
+import { bodyDigest, signedGatewayHeaders } from '../src/platform/auth/principal.js';
 import { runDrainBench } from './audit-drain.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -383,7 +383,12 @@ async function runExportBench(servers: Servers): Promise<string> {
       'x-request-id': requestId,
       ...signedGatewayHeaders(
         { principal, clientIp: '127.0.0.1' },
-        { requestId, method: 'GET', path: signedPathOf(url) },
+        {
+          requestId,
+          method: 'GET',
+          path: signedUrlOf(url),
+          bodySha256: bodyDigest(Buffer.alloc(0)),
+        },
         servers.signingSecret,
       ),
     };

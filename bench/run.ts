@@ -7,11 +7,12 @@
  *   4. reference: the Fastify hello-world called directly.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
-import { signedGatewayHeaders } from '../src/platform/auth/principal.js';
+import { bodyDigest, signedGatewayHeaders } from '../src/platform/auth/principal.js';
 
 const CONNECTIONS = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -28,7 +29,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
  */
 async function sequentialP50(
   url: string,
-  headers: Record<string, string>,
+  headers: () => Record<string, string>,
   count = 3000,
 ): Promise<number> {
   const pool = new Pool(new URL(url).origin, { connections: 1 });
@@ -37,7 +38,7 @@ async function sequentialP50(
   try {
     for (let i = 0; i < count + 300; i++) {
       const started = performance.now();
-      const response = await pool.request({ path, method: 'GET', headers });
+      const response = await pool.request({ path, method: 'GET', headers: headers() });
       await response.body.dump();
       if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
       if (i >= 300) times.push(performance.now() - started);
@@ -61,7 +62,7 @@ interface Figures {
 async function load(
   name: string,
   url: string,
-  headers: Record<string, string> = {},
+  headers: () => Record<string, string>,
   fixedRate?: number,
 ): Promise<Figures> {
   process.stderr.write(`  ${name}: warm-up ${WARMUP_S}s, run ${DURATION_S}s\n`);
@@ -70,8 +71,10 @@ async function load(
   const shape = fixedRate
     ? { connections: 10, overallRate: fixedRate }
     : { connections: CONNECTIONS };
-  await autocannon({ url, ...shape, duration: WARMUP_S, headers });
-  const r = await autocannon({ url, ...shape, duration: DURATION_S, headers });
+  // Headers made per request: a signed set is accepted once.
+  const requests = [{ setupRequest: (request: object) => ({ ...request, headers: headers() }) }];
+  await autocannon({ url, ...shape, duration: WARMUP_S, requests });
+  const r = await autocannon({ url, ...shape, duration: DURATION_S, requests });
   return {
     name,
     rps: Math.round(r.requests.average),
@@ -122,26 +125,30 @@ try {
   ).sid as number;
   // Signed headers are valid for 60 s and bound to one request id, method and path: mint them
   // just before the run.
-  const direct = () => ({
-    'x-request-id': 'bench-direct',
-    ...signedGatewayHeaders(
-      {
-        clientIp: '127.0.0.1',
-        principal: {
-          userId: me.data.id,
-          tenantId: me.data.tenant_id,
-          username: me.data.username,
-          roles: me.data.roles,
-          deptId: me.data.dept_id,
-          platformAdmin: true,
-          permissions: me.data.permissions,
-          sessionId,
+  // A fresh set (request id and nonce) per request: the service refuses a nonce it has seen.
+  const direct = () => {
+    const requestId = randomUUID();
+    return {
+      'x-request-id': requestId,
+      ...signedGatewayHeaders(
+        {
+          clientIp: '127.0.0.1',
+          principal: {
+            userId: me.data.id,
+            tenantId: me.data.tenant_id,
+            username: me.data.username,
+            roles: me.data.roles,
+            deptId: me.data.dept_id,
+            platformAdmin: true,
+            permissions: me.data.permissions,
+            sessionId,
+          },
         },
-      },
-      { requestId: 'bench-direct', method: 'GET', path: '/api/v1/me' },
-      servers.signingSecret!,
-    ),
-  });
+        { requestId, method: 'GET', path: '/api/v1/me', bodySha256: bodyDigest(Buffer.alloc(0)) },
+        servers.signingSecret!,
+      ),
+    };
+  };
 
   const targets: Array<[string, string, () => Record<string, string>]> = [
     ['gateway GET /api/v1/me', `${servers.gateway}/api/v1/me`, () => bearer],
@@ -156,8 +163,8 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     process.stderr.write(`round ${round} of ${ROUNDS}\n`);
     for (const [i, [name, url, headers]] of targets.entries()) {
-      rounds[i]!.push(await load(name, url, headers()));
-      latencies[i]!.push(await sequentialP50(url, headers()));
+      rounds[i]!.push(await load(name, url, headers));
+      latencies[i]!.push(await sequentialP50(url, headers));
     }
   }
   const results = rounds.map((figures) => median(figures, (f) => f.rps));

@@ -1,8 +1,36 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
+import { loadSettings } from '../../src/config/settings.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
+import { startTestPlatform, TEST_JWT_SECRET, type TestPlatform } from '../helpers/platform.js';
+
+/** The policy's directives by name. */
+function directivesOf(csp: string | null): Record<string, string> {
+  return Object.fromEntries(
+    (csp ?? '')
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => [d.split(/\s+/, 1)[0]!, d.slice(d.indexOf(' ') + 1)]),
+  );
+}
+
+/** What the console's pages must hold to (issue 15): any page the gateway serves as HTML. */
+function expectPagePolicy(headers: Headers, path: string) {
+  const csp = directivesOf(headers.get('content-security-policy'));
+  expect(csp, path).toMatchObject({
+    'default-src': "'self'",
+    'script-src': "'self'",
+    'object-src': "'none'",
+    'base-uri': "'none'",
+    'frame-ancestors': "'none'",
+  });
+  expect(headers.get('x-content-type-options'), path).toBe('nosniff');
+  expect(headers.get('referrer-policy'), path).toBe('no-referrer');
+}
 
 const INDEX = '<!doctype html><title>console</title><div id="root"></div>';
 
@@ -30,6 +58,67 @@ describe('the console served by the gateway', () => {
       expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
       expect(res.text, path).toBe(INDEX);
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
+    }
+  });
+
+  it('serves every page with a CSP, nosniff and no Referer, and no HSTS over plain HTTP', async () => {
+    for (const path of ['/', '/reset-password?token=secret-reset-token', '/index.html']) {
+      const res = await platform.call('GET', path);
+      expect(res.status, path).toBe(200);
+      expectPagePolicy(res.headers, path);
+      expect(res.headers.get('strict-transport-security'), path).toBeNull();
+    }
+    const asset = await platform.call('GET', '/assets/index-abc123.js');
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    // A client cannot ask for HSTS by claiming HTTPS: the default gateway trusts no proxy.
+    const claimed = await platform.call('GET', '/', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('serves the API reference under the same policy', async () => {
+    for (const path of ['/api/docs/', '/api/docs/static/index.html']) {
+      const res = await fetch(`${platform.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expectPagePolicy(res.headers, path);
+      // Over plain HTTP, an upgrade to HTTPS would break every script of the page.
+      expect(res.headers.get('content-security-policy'), path).not.toMatch(/upgrade-insecure/);
+    }
+  });
+
+  it('marks API answers nosniff and no-referrer too', async () => {
+    const res = await platform.call('GET', '/api/v1/no-such-thing');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('sends HSTS when a trusted proxy says the request came over HTTPS', async () => {
+    const settings = loadSettings({
+      JWT_SECRET: TEST_JWT_SECRET,
+      LOG_LEVEL: 'silent',
+      CONSOLE_DIR: dir,
+      GATEWAY_TRUST_PROXY: '127.0.0.1',
+    });
+    const gateway = await buildGatewayApp({
+      settings,
+      logger: createLogger('silent'),
+      cache: platform.kernel.cache,
+      upstreams: platform.serviceUrls,
+    });
+    await gateway.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = gateway.app.server.address() as { port: number };
+    try {
+      const https = await fetch(`http://127.0.0.1:${port}/`, {
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(https.headers.get('strict-transport-security')).toBe(
+        'max-age=31536000; includeSubDomains',
+      );
+      const http = await fetch(`http://127.0.0.1:${port}/`, {
+        headers: { 'x-forwarded-proto': 'http' },
+      });
+      expect(http.headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await gateway.close();
     }
   });
 
@@ -69,6 +158,17 @@ describe('the console served by the gateway', () => {
     expect(shown.status).toBe(200);
     expect(shown.body).toEqual(published.body);
     expect(Object.keys(shown.body.paths)).toContain('/api/v1/bpm/tasks/{id}/approve');
+  });
+});
+
+describe("the console's index.html", () => {
+  // The policy allows scripts from the origin only: an inline script would be blocked. Vite
+  // copies the source page's scripts into the build and adds only <script src> of its own.
+  it('has no inline script the CSP would block', async () => {
+    const html = await readFile(new URL('../../web/index.html', import.meta.url), 'utf8');
+    const scripts = html.match(/<script\b[^>]*>/gi) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toMatch(/\ssrc=/);
   });
 });
 

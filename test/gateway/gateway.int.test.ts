@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
 import type { OperationLogRecorder } from '../../src/platform/audit/operation-log.js';
 import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
-import { signedGatewayHeaders } from '../../src/platform/auth/principal.js';
+import { bodyDigest, signedGatewayHeaders } from '../../src/platform/auth/principal.js';
 import { openCache, type Cache } from '../../src/platform/cache/cache.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
@@ -95,7 +95,12 @@ describe('identity headers', () => {
           sessionId: 1,
         },
       },
-      { requestId: 'req-1', method: 'GET', path: '/api/v1/me' },
+      {
+        requestId: 'req-1',
+        method: 'GET',
+        path: '/api/v1/me',
+        bodySha256: bodyDigest(Buffer.alloc(0)),
+      },
       'a-guessed-signing-secret',
     );
     for (const base of Object.values(platform.serviceUrls)) {
@@ -106,6 +111,29 @@ describe('identity headers', () => {
       expect(((await res.json()) as any).code).toBe(40100);
       const unsigned = await fetch(`${base}/api/v1/users`, { headers: { 'x-auth-user-id': '1' } });
       expect(unsigned.status).toBe(401);
+    }
+  });
+
+  it('makes every service accept a genuine set once and refuse it replayed', async () => {
+    const services = Object.entries(platform.serviceUrls);
+    expect(services.map(([name]) => name).sort()).toEqual(['audit', 'auth', 'bpm', 'identity']);
+    for (const [name, base] of services) {
+      const requestId = randomUUID();
+      // Served by every service, without a bearer token at BPM too.
+      const path = '/health/ready?probe=1';
+      const headers = {
+        'x-request-id': requestId,
+        ...signedGatewayHeaders(
+          { clientIp: '127.0.0.1', principal: null },
+          { requestId, method: 'GET', path, bodySha256: bodyDigest(Buffer.alloc(0)) },
+          platform.settings.gateway.signingSecret,
+        ),
+      };
+      const first = await fetch(`${base}${path}`, { headers });
+      expect({ name, status: first.status }).toEqual({ name, status: 200 });
+      const replayed = await fetch(`${base}${path}`, { headers });
+      expect({ name, status: replayed.status }).toEqual({ name, status: 401 });
+      expect(((await replayed.json()) as any).code).toBe(40100);
     }
   });
 });

@@ -5,6 +5,7 @@ import { loadSettings } from '../../src/config/settings.js';
 import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
+import { buildIdentityApp } from '../../src/services/identity/identity.app.js';
 import { startTestPlatform, TEST_JWT_SECRET, type TestPlatform } from '../helpers/platform.js';
 
 let platform: TestPlatform;
@@ -42,40 +43,134 @@ async function wiretap(): Promise<{ url: string; seen: IncomingHttpHeaders[]; se
   return { url: `http://127.0.0.1:${port}`, seen, server };
 }
 
+/** The signed set and request id the gateway sent for one request, captured by a wiretap. */
+async function captureSignedSet(path: string, init: RequestInit = {}) {
+  const tap = await wiretap();
+  const gateway = await extraGateway({}, { ...platform.serviceUrls, identity: tap.url });
+  try {
+    const res = await fetch(`${gateway.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${admin}`, ...init.headers },
+    });
+    expect(res.status).toBe(200);
+  } finally {
+    await gateway.close();
+    tap.server.close();
+  }
+  return Object.fromEntries(
+    Object.entries(tap.seen[0]!).filter(
+      ([name]) => name.startsWith('x-auth-') || name === 'x-request-id',
+    ),
+  ) as Record<string, string>;
+}
+
 describe('a captured X-Auth-* header set', () => {
-  it('works only for the request it was signed for, not another route or method', async () => {
-    const tap = await wiretap();
-    const gateway = await extraGateway({}, { ...platform.serviceUrls, identity: tap.url });
+  const identity = () => platform.serviceUrls.identity!;
+  const codeOf = async (res: Response) => ((await res.json()) as { code: number }).code;
+
+  it('works only for the route, method and query string it was signed for, and once', async () => {
+    const captured = await captureSignedSet('/api/v1/users?page=1');
+    expect(captured['x-auth-nonce']).toMatch(/^[0-9a-f-]{36}$/);
+    const replay = (method: string, path: string) =>
+      fetch(`${identity()}${path}`, { method, headers: captured });
+    for (const [method, path] of [
+      ['GET', '/api/v1/users?page=2'],
+      ['GET', '/api/v1/users?page=1&page_size=100'],
+      ['GET', '/api/v1/users'],
+      ['GET', '/api/v1/roles?page=1'],
+      ['GET', '/api/v1/users/1?page=1'],
+      ['DELETE', '/api/v1/users?page=1'],
+    ] as const) {
+      const res = await replay(method, path);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
+      expect(await codeOf(res)).toBe(40100);
+    }
+    // The set is genuine: sent to the very request it was signed for, it is accepted once
+    // (the wiretap stood in for the service, so the service has not seen its nonce yet)...
+    expect((await replay('GET', '/api/v1/users?page=1')).status).toBe(200);
+    // ...and refused when replayed, to this replica or to another one sharing the cache.
+    const again = await replay('GET', '/api/v1/users?page=1');
+    expect(again.status).toBe(401);
+    expect(await codeOf(again)).toBe(40100);
+    const { app: replica } = await buildIdentityApp(platform.kernel);
     try {
-      const res = await fetch(`${gateway.url}/api/v1/users?page=1`, {
-        headers: { authorization: `Bearer ${admin}` },
+      await replica.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = replica.server.address() as { port: number };
+      const elsewhere = await fetch(`http://127.0.0.1:${port}/api/v1/users?page=1`, {
+        headers: captured,
+      });
+      expect(elsewhere.status).toBe(401);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('works only for the body it was signed for', async () => {
+    const body = JSON.stringify({ name: `dept-${randomUUID()}` });
+    const captured = await captureSignedSet('/api/v1/departments', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const replay = (sent: string) =>
+      fetch(`${identity()}/api/v1/departments`, {
+        method: 'POST',
+        headers: { ...captured, 'content-type': 'application/json' },
+        body: sent,
+      });
+    for (const other of [JSON.stringify({ name: 'Replaced' }), `${body} `, '{}']) {
+      const res = await replay(other);
+      expect({ other, status: res.status }).toEqual({ other, status: 401 });
+      expect(await codeOf(res)).toBe(40100);
+    }
+    const first = await replay(body);
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { data: { name: string } }).data.name).toBe(
+      JSON.parse(body).name,
+    );
+    expect((await replay(body)).status).toBe(401);
+  });
+});
+
+describe('client-sent X-Auth-* headers on a public route', () => {
+  const SPOOFED = {
+    'X-Auth-User-Id': '1',
+    'x-auth-tenant-id': '1',
+    'X-AUTH-PERMISSIONS': '*',
+    'x-auth-platform-admin': 'true',
+    'x-auth-anything': 'else',
+  };
+
+  it('never reach the service: it sees only the set the gateway signed', async () => {
+    const tap = await wiretap();
+    const gateway = await extraGateway({}, { ...platform.serviceUrls, auth: tap.url });
+    try {
+      const res = await fetch(`${gateway.url}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...SPOOFED },
+        body: JSON.stringify({ username: 'admin', password: 'admin123' }),
       });
       expect(res.status).toBe(200);
     } finally {
       await gateway.close();
       tap.server.close();
     }
-    const captured = Object.fromEntries(
-      Object.entries(tap.seen[0]!).filter(
-        ([name]) => name.startsWith('x-auth-') || name === 'x-request-id',
-      ),
-    ) as Record<string, string>;
-    expect(captured['x-auth-nonce']).toMatch(/^[0-9a-f-]{36}$/);
-    const identity = platform.serviceUrls.identity!;
-    const replay = (method: string, path: string) =>
-      fetch(`${identity}${path}`, { method, headers: captured });
-    // The set is genuine: replayed to the very request it was signed for, it is accepted.
-    expect((await replay('GET', '/api/v1/users?page=2')).status).toBe(200);
-    for (const [method, path] of [
-      ['GET', '/api/v1/roles'],
-      ['GET', '/api/v1/users/1'],
-      ['DELETE', '/api/v1/users'],
-      ['POST', '/api/v1/users'],
-    ] as const) {
-      const res = await replay(method, path);
-      expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
-      expect(((await res.json()) as { code: number }).code).toBe(40100);
-    }
+    const names = Object.keys(tap.seen[0]!).filter((name) => name.startsWith('x-auth-'));
+    expect(names.sort()).toEqual([
+      'x-auth-client-ip',
+      'x-auth-nonce',
+      'x-auth-signature',
+      'x-auth-timestamp',
+    ]);
+  });
+
+  it('do not spoil the request: sign-in with them still works', async () => {
+    const res = await platform.call('POST', '/api/v1/login', {
+      headers: SPOOFED,
+      body: { username: 'admin', password: 'admin123' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.username).toBe('admin');
   });
 });
 

@@ -1,11 +1,17 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { HttpApp } from '../http/server.js';
+import type { Cache } from '../cache/cache.js';
+import { BODY_LIMIT_BYTES, type HttpApp } from '../http/server.js';
 import { AppError, ERROR_CODES } from '../http/errors.js';
 import type { PermissionCode } from './permissions.js';
 import { normalizePath } from '../http/request-path.js';
 import {
+  bodyDigest,
   gatewayContextFromHeaders,
+  hasGatewayHeaders,
   hasPermission,
+  NONCE_TTL_MS,
   type GatewayContext,
   type Principal,
 } from './principal.js';
@@ -14,47 +20,116 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set from the gateway's signed `X-Auth-*` headers; null for anonymous requests. */
     principal: Principal | null;
+    /** The body read to check the gateway's signature; null when none was read. */
+    verifiedBody: Buffer | null;
   }
 }
 
-/** The path a gateway signature covers: normalised, or the raw path when it does not decode. */
-export const signedPathOf = (url: string) => normalizePath(url) ?? url.split('?', 1)[0]!;
+/**
+ * The URL a gateway signature covers: the path normalised (or raw when it does not decode) and
+ * the query exactly as sent, so a captured set cannot be replayed with other query parameters.
+ */
+export function signedUrlOf(url: string): string {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  return (normalizePath(path) ?? path) + (query < 0 ? '' : url.slice(query));
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+
+export interface GatewayTrustOptions {
+  signingSecret: string;
+  /** Where accepted nonces are remembered: the platform cache, shared by every replica. */
+  nonces: Cache;
+}
 
 /**
- * The client address comes from the gateway's signed header set or from the socket, never from
- * a client's `X-Forwarded-For`: the header is removed before anything reads `request.ip`, and
- * set back only to the address the gateway signed (the services trust exactly one hop).
+ * The request body, read whole (it is bounded: the gateway forwards at most the body limit) so
+ * its digest can be checked against the signature before anything acts on the request. The
+ * bytes are handed on: to Fastify's parsers by the preParsing hook below, and to middleware that
+ * reads the raw request itself (the OAuth2 server) as `raw.body`, since the stream is spent.
  */
-function verifiedContext(request: FastifyRequest, signingSecret: string): GatewayContext | null {
+async function readBody(request: FastifyRequest): Promise<Buffer> {
+  const { headers } = request.raw;
+  if (headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) === 0)
+    return EMPTY_BODY;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Not destroyed on a refusal: the platform drops the rest of the body after the answer.
+  for await (const chunk of request.raw.iterator({ destroyOnReturn: false })) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT_BYTES) throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
+    chunks.push(chunk as Buffer);
+  }
+  const body = Buffer.concat(chunks, size);
+  request.verifiedBody = body;
+  (request.raw as IncomingMessage & { body?: Buffer }).body = body;
+  return body;
+}
+
+/**
+ * The one check of the gateway's signed header set, for every service. The client address comes
+ * from that set or from the socket, never from a client's `X-Forwarded-For`: the header is
+ * removed before anything reads `request.ip`, and set back only to the address the gateway
+ * signed (the services trust exactly one hop). A set that fails verification, or whose nonce
+ * was already accepted (by any replica: the cache is shared), is refused with 401.
+ */
+async function verifiedContext(
+  request: FastifyRequest,
+  options: GatewayTrustOptions,
+): Promise<GatewayContext | null> {
   delete request.raw.headers['x-forwarded-for'];
+  if (!hasGatewayHeaders(request.raw.headers)) return null;
+  const body = await readBody(request);
   const context = gatewayContextFromHeaders(
     request.raw.headers,
-    { requestId: request.id, method: request.method, path: signedPathOf(request.url) },
-    signingSecret,
+    {
+      requestId: request.id,
+      method: request.method,
+      path: signedUrlOf(request.url),
+      bodySha256: bodyDigest(body),
+    },
+    options.signingSecret,
   );
-  if (context) request.raw.headers['x-forwarded-for'] = context.clientIp;
+  if (!context) return null;
+  let fresh: boolean;
+  try {
+    fresh = await options.nonces.setIfAbsent(`gw:nonce:${context.nonce}`, '1', NONCE_TTL_MS);
+  } catch (err) {
+    // Fail closed: without the store a replay could not be told from the original.
+    request.log.error({ err: (err as Error).message }, 'nonce store unavailable');
+    throw new AppError(ERROR_CODES.UNAVAILABLE, 'identity verification unavailable');
+  }
+  if (!fresh) throw new AppError(ERROR_CODES.UNAUTHENTICATED, 'untrusted identity headers');
+  request.raw.headers['x-forwarded-for'] = context.clientIp;
   return context;
 }
 
+/** Hands the body read for verification to Fastify's parsers (the raw stream is spent). */
+function replayVerifiedBody(app: HttpApp): void {
+  app.decorateRequest('verifiedBody', null);
+  app.addHook('preParsing', async (request, _reply, payload) =>
+    request.verifiedBody ? Readable.from([request.verifiedBody], { objectMode: false }) : payload,
+  );
+}
+
 /** Verifies the gateway's signed identity headers on every request of a service. */
-export function trustGatewayHeaders(app: HttpApp, signingSecret: string): void {
+export function trustGatewayHeaders(app: HttpApp, options: GatewayTrustOptions): void {
   app.decorateRequest('principal', null);
+  replayVerifiedBody(app);
   app.addHook('onRequest', async (request) => {
-    request.principal = verifiedContext(request, signingSecret)?.principal ?? null;
+    request.principal = (await verifiedContext(request, options))?.principal ?? null;
   });
 }
 
 /**
  * For a service that checks Bearer tokens itself (BPM): only the client address is taken from
- * the gateway's signed set; an unsigned or bad set leaves the socket address.
+ * the gateway's signed set, verified like everywhere else; no set leaves the socket address.
  */
-export function trustGatewayClientIp(app: HttpApp, signingSecret: string): void {
+export function trustGatewayClientIp(app: HttpApp, options: GatewayTrustOptions): void {
+  replayVerifiedBody(app);
   app.addHook('onRequest', async (request) => {
-    try {
-      verifiedContext(request, signingSecret);
-    } catch {
-      delete request.raw.headers['x-forwarded-for'];
-    }
+    await verifiedContext(request, options);
   });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../http/errors.js';
 import {
+  bodyDigest,
   hasPermission,
   normalizePermissions,
   gatewayContextFromHeaders,
@@ -46,7 +47,12 @@ describe('permission header', () => {
   });
 });
 
-const TARGET: SignedTarget = { requestId: 'req-1', method: 'GET', path: '/api/v1/users' };
+const TARGET: SignedTarget = {
+  requestId: 'req-1',
+  method: 'POST',
+  path: '/api/v1/users?page=1',
+  bodySha256: bodyDigest(Buffer.from('{"username":"zoe"}')),
+};
 const signed = (
   target = TARGET,
   now?: number,
@@ -55,9 +61,11 @@ const signed = (
 
 describe('signed identity headers', () => {
   it('round-trip through signing and verification', () => {
-    expect(gatewayContextFromHeaders(signed(), TARGET, SECRET)).toEqual({
+    const headers = signed();
+    expect(gatewayContextFromHeaders(headers, TARGET, SECRET)).toEqual({
       principal,
       clientIp: '203.0.113.7',
+      nonce: headers['x-auth-nonce'],
     });
   });
 
@@ -67,6 +75,7 @@ describe('signed identity headers', () => {
     expect(gatewayContextFromHeaders(headers, TARGET, SECRET)).toEqual({
       principal: null,
       clientIp: '198.51.100.2',
+      nonce: headers['x-auth-nonce'],
     });
   });
 
@@ -104,8 +113,12 @@ describe('signed identity headers', () => {
   it.each([
     ['another request id', { requestId: 'req-2' }],
     ['another method', { method: 'DELETE' }],
-    ['another route', { path: '/api/v1/roles' }],
-    ['a sub-path', { path: '/api/v1/users/1' }],
+    ['another route', { path: '/api/v1/roles?page=1' }],
+    ['a sub-path', { path: '/api/v1/users/1?page=1' }],
+    ['another query string', { path: '/api/v1/users?page=2' }],
+    ['no query string', { path: '/api/v1/users' }],
+    ['another body', { bodySha256: bodyDigest(Buffer.from('{"username":"eve"}')) }],
+    ['no body', { bodySha256: bodyDigest(Buffer.alloc(0)) }],
   ])('refuse a captured set replayed with %s', (_label, change) => {
     const headers = signed();
     expect(() => gatewayContextFromHeaders(headers, { ...TARGET, ...change }, SECRET)).toThrow(

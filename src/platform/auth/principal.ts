@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError, ERROR_CODES } from '../http/errors.js';
 
@@ -18,6 +18,12 @@ export interface Principal {
 export const MAX_PERMISSION_HEADER_BYTES = 16 * 1024;
 /** Signed headers older than this are refused: a captured set cannot be replayed later. */
 const MAX_SIGNATURE_AGE_MS = 60_000;
+/**
+ * How long a service remembers a nonce it accepted. A set is accepted while its timestamp is
+ * within MAX_SIGNATURE_AGE_MS of the service's clock either way, so at most twice that after
+ * it is first seen: remembered that long, a nonce can never be accepted twice.
+ */
+export const NONCE_TTL_MS = 2 * MAX_SIGNATURE_AGE_MS;
 
 const HEADER = {
   userId: 'x-auth-user-id',
@@ -46,15 +52,23 @@ const PRINCIPAL_HEADERS = [
 ] as const;
 
 /**
- * What the signature binds a header set to: the request id, the method and the normalised path
- * the service will answer. A captured set replayed to another route or with another method
- * fails verification; a server-generated nonce and the timestamp travel inside the set.
+ * What the signature binds a header set to: the request id, the method, the URL (normalised
+ * path and raw query) and the body the service will answer. A captured set replayed to another
+ * route, query, method or body fails verification; a server-generated nonce and the timestamp
+ * travel inside the set (the services refuse a nonce they have seen).
  */
 export interface SignedTarget {
   requestId: string;
   method: string;
-  /** `normalizePath` of the URL the service receives. */
+  /** `signedUrlOf` the URL the service receives: normalised path and the query as sent. */
   path: string;
+  /** `bodyDigest` of the body bytes as forwarded (of no bytes when there is no body). */
+  bodySha256: string;
+}
+
+/** SHA-256 of a request body, hex: what a signature binds the body with. */
+export function bodyDigest(body: Uint8Array): string {
+  return createHash('sha256').update(body).digest('hex');
 }
 
 /** What the gateway vouches for on a proxied request. */
@@ -91,7 +105,15 @@ export function stripAuthHeaders(headers: IncomingHttpHeaders): void {
 function sign(secret: string, target: SignedTarget, values: (string | undefined)[]): string {
   // JSON keeps the fields apart whatever they contain (a path may hold any decoded character).
   return createHmac('sha256', secret)
-    .update(JSON.stringify([target.requestId, target.method.toUpperCase(), target.path, values]))
+    .update(
+      JSON.stringify([
+        target.requestId,
+        target.method.toUpperCase(),
+        target.path,
+        target.bodySha256,
+        values,
+      ]),
+    )
     .digest('hex');
 }
 
@@ -108,7 +130,7 @@ function principalValues(p: Principal): string[] {
   ];
 }
 
-/** The headers the gateway injects on a proxied request, bound to its id, method and path. */
+/** The headers the gateway injects on a proxied request, bound to its id, method, URL and body. */
 export function signedGatewayHeaders(
   context: GatewayContext,
   target: SignedTarget,
@@ -148,19 +170,29 @@ function one(headers: IncomingHttpHeaders, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A verified set: what it vouches for, and its nonce (which the caller must not accept twice). */
+export interface VerifiedGatewayContext extends GatewayContext {
+  nonce: string;
+}
+
+/** True when the request carries any `X-Auth-*` header (claims to come through the gateway). */
+export function hasGatewayHeaders(headers: IncomingHttpHeaders): boolean {
+  return Object.keys(headers).some((h) => h.startsWith('x-auth-'));
+}
+
 /**
  * Reads the gateway's `X-Auth-*` headers. None at all → null (not through the gateway). Any
- * with a missing, stale or wrong signature, or signed for another request id, method or path →
- * 401: services trust only the gateway.
+ * with a missing, stale or wrong signature, or signed for another request id, method, URL or
+ * body → 401: services trust only the gateway. Whether the nonce was seen before is the
+ * caller's check (it needs the shared cache).
  */
 export function gatewayContextFromHeaders(
   headers: IncomingHttpHeaders,
   target: SignedTarget,
   secret: string,
   now = Date.now(),
-): GatewayContext | null {
-  const present = Object.keys(headers).some((h) => h.startsWith('x-auth-'));
-  if (!present) return null;
+): VerifiedGatewayContext | null {
+  if (!hasGatewayHeaders(headers)) return null;
   const refuse = () => new AppError(ERROR_CODES.UNAUTHENTICATED, 'untrusted identity headers');
   const read: Record<string, string | undefined> = {};
   for (const name of [...PRINCIPAL_HEADERS, HEADER.clientIp, HEADER.nonce, HEADER.timestamp]) {
@@ -177,10 +209,12 @@ export function gatewayContextFromHeaders(
   const age = now - Number(read[HEADER.timestamp]);
   if (!Number.isFinite(age) || Math.abs(age) > MAX_SIGNATURE_AGE_MS) throw refuse();
   const clientIp = read[HEADER.clientIp]!;
-  if (anonymous) return { principal: null, clientIp };
+  const nonce = read[HEADER.nonce]!;
+  if (anonymous) return { principal: null, clientIp, nonce };
   const values = principalParts as string[];
   return {
     clientIp,
+    nonce,
     principal: {
       userId: Number(values[0]),
       tenantId: Number(values[1]),

@@ -40,6 +40,16 @@ describe('memory cache', () => {
     await cache.close();
   });
 
+  it('sets a key only when absent, and again once it expired', async () => {
+    let now = 0;
+    const cache = new MemoryCache(() => now);
+    expect(await cache.setIfAbsent('nonce', '1', 1000)).toBe(true);
+    expect(await cache.setIfAbsent('nonce', '1', 1000)).toBe(false);
+    now = 1000;
+    expect(await cache.setIfAbsent('nonce', '1', 1000)).toBe(true);
+    await cache.close();
+  });
+
   it('hands a taken value out once', async () => {
     const cache = new MemoryCache();
     await cache.set('captcha', 'abcd', 60_000);

@@ -12,6 +12,8 @@ export interface Cache {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets the key only when it is absent (SET NX): true when this call set it. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   del(...keys: string[]): Promise<void>;
   /** Reads and deletes in one step: a value can be taken once (captcha answers). */
   take(key: string): Promise<string | null>;
@@ -73,6 +75,12 @@ export class MemoryCache implements Cache {
 
   async set(key: string, value: string, ttlMs: number) {
     this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    if (this.live(key)) return false;
+    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    return true;
   }
 
   async del(...keys: string[]) {
@@ -176,6 +184,11 @@ class RedisCache implements Cache {
 
   async set(key: string, value: string, ttlMs: number) {
     await this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)));
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number) {
+    const set = await this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX');
+    return set === 'OK';
   }
 
   async del(...keys: string[]) {

@@ -75,7 +75,7 @@ export async function buildAuthApp(
     // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
     trustProxy: 1,
   });
-  trustGatewayHeaders(app, settings.gateway.signingSecret);
+  trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   const auth = createAuthService(kernel, ports);
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),

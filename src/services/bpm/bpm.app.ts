@@ -44,7 +44,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   });
   // BPM is not behind forward-auth: it validates the Bearer JWT itself (signature, expiry,
   // session not revoked, user active), with the auth service's own rules (a port).
-  trustGatewayClientIp(app, settings.gateway.signingSecret);
+  trustGatewayClientIp(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   verifyBearerTokens(app, ports.verifyBearer, isPublic);
   registerReadiness(app, { database: () => sql`SELECT 1`.execute(db), cache: () => cache.ping() }, [
     '/health/ready',

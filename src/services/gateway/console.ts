@@ -5,6 +5,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
 import type { HttpApp } from '../../platform/http/server.js';
+import { PAGE_CSP } from './security-headers.js';
 
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
@@ -34,7 +35,9 @@ export async function registerConsole(
     await app.register(fastifySwaggerUi, {
       routePrefix: '/api/docs',
       uiConfig: { deepLinking: true },
-      staticCSP: true,
+      // The console's policy: the UI's own default allows framing by the origin and upgrades
+      // every request to HTTPS, which breaks a plain-HTTP deployment's page.
+      staticCSP: PAGE_CSP,
       // The gateway's own swagger object lists no routes: the UI shows the published document,
       // the same one GET /api/v1/openapi.json answers.
       transformSpecification: () => document,
@@ -52,6 +55,7 @@ export async function registerConsole(
       wildcard: false,
       index: false,
       setHeaders: (res, path) => {
+        res.header('content-security-policy', PAGE_CSP);
         // Vite puts a content hash in every asset name: they never change, index.html does.
         res.header(
           'cache-control',
@@ -69,7 +73,10 @@ export async function registerConsole(
       );
     }
     if (!built) throw new AppError(ERROR_CODES.NOT_FOUND, 'the console is not built');
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', PAGE_CSP)
+      .sendFile('index.html');
   };
   app.get('/', { schema: { hide: true } }, page);
   app.get('/*', { schema: { hide: true } }, page);

@@ -1,12 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import type { Settings } from '../../config/settings.js';
-import { signedPathOf } from '../../platform/auth/guard.js';
-import { signedGatewayHeaders, stripAuthHeaders } from '../../platform/auth/principal.js';
+import { signedUrlOf } from '../../platform/auth/guard.js';
+import {
+  bodyDigest,
+  signedGatewayHeaders,
+  stripAuthHeaders,
+} from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
 import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
@@ -17,6 +21,8 @@ import { recordOperationLogs } from '../../platform/audit/operation-log-hook.js'
 import type { Logger } from 'pino';
 import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
+import { withoutHopByHopHeaders } from './hop-by-hop.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
@@ -26,6 +32,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed `X-Auth-*` headers forward-auth produced for this request. */
     gatewayAuthHeaders: Record<string, string> | null;
+    /** The request body as forwarded (read whole: the signature binds it); null: no body. */
+    forwardedBody: Buffer | null;
     /** True once an upstream service answered: that service records the request. */
     answeredUpstream: boolean;
   }
@@ -63,7 +71,9 @@ export async function buildGatewayApp(
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
+  app.decorateRequest('forwardedBody', null);
   app.decorateRequest('answeredUpstream', false);
+  registerSecurityHeaders(app);
   enforceBodyLimit(app);
   const rateLimited = options.metrics?.counter(
     'gateway_rate_limited_total',
@@ -147,29 +157,44 @@ export async function buildGatewayApp(
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest) => {
         const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
+        const body = await readForwardedBody(request);
         // Public routes get a signed set too: it carries the client address the services use.
         request.gatewayAuthHeaders = signedGatewayHeaders(
           { principal, clientIp: request.ip },
           {
             requestId: request.id,
             method: request.method,
-            path: signedPathOf(upstreamUrl(route, request.url)),
+            path: signedUrlOf(upstreamUrl(route, request.url)),
+            bodySha256: bodyDigest(body),
           },
           settings.gateway.signingSecret,
         );
       },
       replyOptions: {
+        // Never resent: a retry would carry the same signed set, which the service refuses as a
+        // replay (the library would otherwise retry a GET answered 503 up to ten times).
+        retryDelay: () => null,
         rewriteHeaders: (headers, request) => {
           if (request) request.answeredUpstream = true;
           return headers;
         },
-        rewriteRequestHeaders: (request, headers) => ({
-          ...headers,
-          'x-request-id': request.id,
-          // The services see the client address the gateway established, never a client's claim.
-          'x-forwarded-for': request.ip,
-          ...request.gatewayAuthHeaders,
-        }),
+        rewriteRequestHeaders: (request, headers) => {
+          const { 'content-length': _sent, ...endToEnd } = withoutHopByHopHeaders(
+            headers,
+            request.headers.connection,
+          );
+          return {
+            ...endToEnd,
+            // The body goes out whole, so with its exact length (never chunked).
+            ...(request.forwardedBody
+              ? { 'content-length': String(request.forwardedBody.length) }
+              : {}),
+            'x-request-id': request.id,
+            // The services see the client address the gateway established, never a client's claim.
+            'x-forwarded-for': request.ip,
+            ...request.gatewayAuthHeaders,
+          };
+        },
       },
     });
   }
@@ -185,6 +210,24 @@ export async function buildGatewayApp(
       await forwardAuth.close();
     },
   };
+}
+
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * Reads the body the proxy will forward, whole, before anything goes upstream: the signature in
+ * the request headers binds its digest. It is bounded by the body limit (the counting stream
+ * fails past it, answered 413), so at most 1 MiB per request in flight is held; the proxy then
+ * sends these bytes instead of the client's stream.
+ */
+async function readForwardedBody(request: FastifyRequest): Promise<Buffer> {
+  if (!(request.body instanceof Readable)) return NO_BODY;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request.body) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  request.forwardedBody = body;
+  request.body = Readable.from([body], { objectMode: false });
+  return body;
 }
 
 /** The URL the proxy sends upstream: the route's prefix replaced by its rewrite. */

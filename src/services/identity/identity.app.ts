@@ -27,7 +27,7 @@ export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }
     // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
     trustProxy: 1,
   });
-  trustGatewayHeaders(app, settings.gateway.signingSecret);
+  trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),

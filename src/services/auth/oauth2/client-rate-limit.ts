@@ -13,7 +13,12 @@ const BODY_LIMIT = 56 * 1024;
 export class BodyTooLarge extends Error {}
 
 /** Reads a form body once; the provider is handed the text (it accepts an already-read body). */
-export async function readBody(req: IncomingMessage): Promise<string> {
+export async function readBody(req: IncomingMessage & { body?: unknown }): Promise<string> {
+  // Through the gateway the platform has read it already, to check the signature over it.
+  if (Buffer.isBuffer(req.body)) {
+    if (req.body.length > BODY_LIMIT) throw new BodyTooLarge();
+    return req.body.toString('utf8');
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
