@@ -54,7 +54,8 @@ function DiagramNode({ data }: NodeProps<Node<DiagramNodeData>>) {
   };
   const state = data.state;
   const isEnd = data.kind === 'end';
-  const title = isEnd ? t('diagram.end') : data.name;
+  // A branch deciding on a field hidden from the viewer comes without its name (the server's rule).
+  const title = isEnd ? t('diagram.end') : (data.name ?? t('diagram.redacted'));
   return (
     <div
       data-testid={`diagram-node-${data.id}`}

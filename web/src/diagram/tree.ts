@@ -13,7 +13,8 @@ export function walkTree(node: FlowNode | null | undefined, visit: (n: FlowNode)
 export interface GraphNode {
   id: string;
   kind: FlowNode['type'] | 'branch-arm' | 'end';
-  name: string;
+  /** null for a branch arm whose condition reads a field hidden from the viewer. */
+  name: string | null;
   state: NodeState | undefined;
   node?: FlowNode;
   branch?: Branch;

@@ -159,7 +159,11 @@ const en = {
     initiator: 'Initiator',
     suspended: 'This request is suspended',
   },
-  diagram: { label: 'The route of this request, step by step', end: 'End' },
+  diagram: {
+    label: 'The route of this request, step by step',
+    end: 'End',
+    redacted: 'Condition on a field hidden from you',
+  },
   node: {
     start: 'Start',
     approval: 'Approval',

@@ -156,7 +156,7 @@ const zhCN: Dictionary = {
     initiator: '发起人',
     suspended: '此申请已挂起',
   },
-  diagram: { label: '本申请的审批路线', end: '结束' },
+  diagram: { label: '本申请的审批路线', end: '结束', redacted: '条件涉及对您隐藏的字段' },
   node: {
     start: '发起',
     approval: '审批',

@@ -46,3 +46,26 @@ export function stripHidden(form: FormData, hidden: string[]): FormData {
   const drop = new Set(hidden);
   return Object.fromEntries(Object.entries(form).filter(([key]) => !drop.has(key)));
 }
+
+/**
+ * Whether a branch condition reads any of the `hidden` fields, at any depth of its all/any
+ * groups: such a condition (and the name of the branch it chose) would tell a viewer who may
+ * not see the field something about its value. Iterative; a malformed member reads nothing.
+ */
+export function readsHidden(condition: unknown, hidden: ReadonlySet<string>): boolean {
+  if (hidden.size === 0) return false;
+  const stack: unknown[] = [condition];
+  while (stack.length > 0) {
+    const c = stack.pop();
+    if (typeof c !== 'object' || c === null) continue;
+    if ('field' in c && typeof c.field === 'string' && hidden.has(c.field)) return true;
+    if ('all' in c && Array.isArray(c.all)) stack.push(...(c.all as unknown[]));
+    if ('any' in c && Array.isArray(c.any)) stack.push(...(c.any as unknown[]));
+  }
+  return false;
+}
+
+/** Whether any branch of a branch node decides on a hidden field. */
+export function branchReadsHidden(node: FlowNode, hidden: ReadonlySet<string>): boolean {
+  return node.type === 'branch' && node.branches.some((b) => readsHidden(b.condition, hidden));
+}

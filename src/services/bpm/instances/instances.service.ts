@@ -17,7 +17,9 @@ import {
   type DefinitionRow,
 } from '../definitions/definitions.repo.js';
 import {
+  allNodes,
   applyAction,
+  branchReadsHidden,
   startInstance,
   type Action,
   type FlowNode,
@@ -212,13 +214,23 @@ export class InstancesService {
     return instanceDetail(loaded, viewer);
   }
 
-  /** The process log; form edits of fields hidden from the viewer are left out of `details`. */
+  /**
+   * The process log. For a viewer with hidden fields, form edits of those fields are left out of
+   * `details`, and a branch entry deciding on one of them does not name the branch taken (its
+   * comment is null): the branch's name would tell the hidden value's range.
+   */
   async timeline(principal: Principal, id: number) {
     const { loaded, viewer } = await this.visible(principal, id);
     const hidden = new Set(hiddenFor(loaded.tree, loaded.state, viewer));
+    const revealing = new Set(
+      allNodes(loaded.tree)
+        .filter((node) => branchReadsHidden(node, hidden))
+        .map((node) => node.id),
+    );
     const rows = await timeline(this.o.db, principal.tenantId, id);
     return rows.map((r) => ({
       ...r,
+      comment: r.action === 'branch' && revealing.has(r.node_id ?? '') ? null : r.comment,
       details: withoutHiddenChanges(r.details, hidden),
       created_at: toIso(r.created_at),
     }));
