@@ -27,7 +27,7 @@ import { SessionsService } from './sessions/sessions.service.js';
 import { registerTotpRoutes } from './totp/totp.routes.js';
 import { TotpService } from './totp/totp.service.js';
 import type { TotpTables } from './totp/totp.tables.js';
-import { openMailer } from './password-reset/mailer.js';
+import { openMailer } from '../../platform/notify/mailer.js';
 import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import type { PasswordResetTables } from './password-reset/password-reset.tables.js';
@@ -90,6 +90,7 @@ export async function buildAuthApp(
     new SessionsService({
       db,
       signOut: (id, reason) => auth.signOutSession(id, reason),
+      findUser: (userId, options) => ports.users.findUser(userId, options),
       locate: (ip) => geo.locate(ip),
     }),
   );
