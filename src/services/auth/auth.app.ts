@@ -85,12 +85,14 @@ export async function buildAuthApp(
   registerTotpRoutes(app, createTotpService(kernel));
   // The same lookup as the login log's (AUDIT_GEO_ONLINE_URL when set, else offline).
   const geo = new GeoLocator({ cache, onlineUrl: settings.audit.geoOnlineUrl });
+  const sessionRepo = createSessionRepo(db);
   registerSessionRoutes(
     app,
     new SessionsService({
       db,
       signOut: (id, reason) => auth.signOutSession(id, reason),
       findUser: (userId, options) => ports.users.findUser(userId, options),
+      endOAuthGrants: (userId) => sessionRepo.endOAuthGrants(userId),
       locate: (ip) => geo.locate(ip),
     }),
   );

@@ -10,6 +10,8 @@ export interface SessionsServiceOptions {
   db: Kysely<AuthTables>;
   /** Signs one session out, effective at once for forward-auth (the auth service's port). */
   signOut(sessionId: number, reason: string): Promise<void>;
+  /** Ends every OAuth grant of the user (an administrator signed one of their sessions out). */
+  endOAuthGrants(userId: number): Promise<void>;
   /** The user directory, read past its cache: whose sessions a caller may see and end. */
   findUser(userId: number, options: { fresh: true }): Promise<AuthUser | undefined>;
   /** Where an address is ("intranet" for private ones), as the login log shows it; never throws. */
@@ -62,8 +64,10 @@ export class SessionsService {
   }
 
   /**
-   * Ends a session of a user the caller may manage. Any other session is 404, as one of another
-   * tenant: the list never shows it, so the answer does not confirm it exists.
+   * Ends a session of a user the caller may manage, and the user's OAuth grants with it: an
+   * administrator signing a user out means to cut their access, and a grant belongs to no one
+   * session. Any other session is 404, as one of another tenant: the list never shows it, so
+   * the answer does not confirm it exists.
    */
   async endAny(principal: Principal, sessionId: number) {
     const session = await findLiveSession(this.o.db, principal.tenantId, sessionId);
@@ -71,6 +75,7 @@ export class SessionsService {
       throw AppError.notFound('session');
     }
     await this.o.signOut(sessionId, 'signed_out_by_admin');
+    await this.o.endOAuthGrants(session.userId);
   }
 
   /** The rule of user administration: the user holds nothing the caller does not. */
