@@ -18,7 +18,7 @@ import type { AuthService, RequestContext } from './auth.service.js';
 const tags = ['auth'];
 // Public routes declare `security: []`: they skip forward-auth.
 
-function contextOf(request: FastifyRequest): RequestContext {
+export function contextOf(request: FastifyRequest): RequestContext {
   const header = (name: string) => {
     const v = request.headers[name];
     return typeof v === 'string' ? v.slice(0, 512) : null;
@@ -32,7 +32,7 @@ function contextOf(request: FastifyRequest): RequestContext {
 }
 
 /** A throttled answer (429) names its wait in `data.retry_after_seconds`; sent as `Retry-After`. */
-async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+export async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
