@@ -1107,7 +1107,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn TOTP on with a first code; the recovery codes are shown this once */
+        /** Turn TOTP on with a first code; the recovery codes are shown this once, other sessions end */
         post: operations["postMeTotpConfirm"];
         delete?: never;
         options?: never;
@@ -1124,7 +1124,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn TOTP off (needs a current code or a recovery code) */
+        /** Turn TOTP off (needs a current code or a recovery code); other sessions end */
         post: operations["postMeTotpDisable"];
         delete?: never;
         options?: never;
@@ -5776,6 +5776,8 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                    /** @description the caller’s current password */
+                    password: string;
                 };
             };
         };
@@ -5814,6 +5816,8 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                    /** @description the caller’s current password */
+                    password: string;
                 };
             };
         };
@@ -5846,7 +5850,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the caller’s current password */
+                    password: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
