@@ -126,7 +126,10 @@ export async function authorizeInBrowser(
 /** Authorization code + PKCE through the real pages; returns openid-client's token response. */
 export async function codeFlow(
   config: oidc.Configuration,
-  options: { scope?: string; credentials?: { username: string; password: string } } = {},
+  options: {
+    scope?: string;
+    credentials?: { username: string; password: string; tenant_code?: string };
+  } = {},
 ) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();

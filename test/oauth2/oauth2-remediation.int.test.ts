@@ -134,6 +134,30 @@ describe('an OAuth grant ends with the user’s sessions', () => {
     await expectGrantEnded(user.tokens);
   });
 
+  it('when the user’s tenant is disabled, and enabling it again does not revive it', async () => {
+    const code = uniq('tenant');
+    const username = uniq('boss');
+    const tenant = await platform.call('POST', '/api/v1/tenants', {
+      token: admin,
+      body: { code, name: code, admin_username: username, admin_password: PASSWORD },
+    });
+    expect(tenant.status).toBe(200);
+    await platform.login(username, PASSWORD, code);
+    const { tokens } = await codeFlow(config, {
+      scope: 'openid offline_access',
+      credentials: { username, password: PASSWORD, tenant_code: code },
+    });
+    const rotated = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    for (const status of ['disabled', 'active']) {
+      const res = await platform.call('PUT', `/api/v1/tenants/${tenant.body.data.id}`, {
+        token: admin,
+        body: { status },
+      });
+      expect(res.status).toBe(200);
+    }
+    await expectGrantEnded(rotated);
+  });
+
   it('and a new sign-in grants again', async () => {
     const user = await userWithGrant();
     await platform.call('PUT', `/api/v1/users/${user.id}`, {

@@ -63,6 +63,7 @@ test('turns TOTP on in the profile with the password, ends sessions, signs in wi
     data: { username: person.username, password: person.password, totp_code: recovery[1] },
   });
   expect(again.ok()).toBe(true);
+  await page.reload();
 
   // My sessions: this browser tagged, the API's session ended after a confirmation.
   const sessions = page.locator('.ant-card').filter({ hasText: 'My sessions' });

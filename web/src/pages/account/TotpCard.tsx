@@ -104,7 +104,12 @@ export function TotpCard() {
     onSuccess: () => form.resetFields(),
     onError: (err) => setError(showServerErrors(form, err)),
   });
-  const done = () => queryClient.invalidateQueries({ queryKey: ['me', 'totp'] });
+  // The change signed the other sessions out: the sessions list changed as well.
+  const done = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['me', 'totp'] }),
+      queryClient.invalidateQueries({ queryKey: ['me', 'sessions'] }),
+    ]);
   const confirm = useMutation({
     mutationFn: (code: string) =>
       data(api.POST('/api/v1/me/totp/confirm', { body: { code, password } })),
