@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { startSmtpSink, type ReceivedMail } from '../helpers/smtp-sink.js';
@@ -119,6 +120,22 @@ describe('an OAuth grant ends with the user’s sessions', () => {
     const sessionId = Number(decodeJwt(user.session.access_token).sid);
     const res = await platform.call('DELETE', `/api/v1/sessions/${sessionId}`, { token: admin });
     expect(res.status).toBe(200);
+    await expectGrantEnded(user.tokens);
+  });
+
+  it('when the user turns two-step sign-in on', async () => {
+    const user = await userWithGrant();
+    const token = user.session.access_token;
+    const enrol = await platform.call('POST', '/api/v1/me/totp/enroll', {
+      token,
+      body: { password: PASSWORD },
+    });
+    const code = await generate({ secret: enrol.body.data.secret as string });
+    const confirm = await platform.call('POST', '/api/v1/me/totp/confirm', {
+      token,
+      body: { code, password: PASSWORD },
+    });
+    expect(confirm.status).toBe(200);
     await expectGrantEnded(user.tokens);
   });
 
