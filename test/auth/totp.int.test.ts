@@ -26,14 +26,17 @@ async function enrolledUser() {
   });
   expect(created.status).toBe(200);
   const { access_token: token } = await platform.login(username, PASSWORD);
-  const enrol = await platform.call('POST', '/api/v1/me/totp/enroll', { token });
+  const enrol = await platform.call('POST', '/api/v1/me/totp/enroll', {
+    token,
+    body: { password: PASSWORD },
+  });
   expect(enrol.status).toBe(200);
   const { secret, otpauth_uri: uri } = enrol.body.data as { secret: string; otpauth_uri: string };
   expect(uri).toMatch(/^otpauth:\/\/totp\/Approva:/);
   expect(new URL(uri).searchParams.get('secret')).toBe(secret);
   const confirm = await platform.call('POST', '/api/v1/me/totp/confirm', {
     token,
-    body: { code: await codeAt(secret, -1) },
+    body: { code: await codeAt(secret, -1), password: PASSWORD },
   });
   expect(confirm.status).toBe(200);
   const recovery = confirm.body.data.recovery_codes as string[];
@@ -53,10 +56,10 @@ describe('TOTP second factor', () => {
       body: { username, password: PASSWORD },
     });
     const { access_token: token } = await platform.login(username, PASSWORD);
-    await platform.call('POST', '/api/v1/me/totp/enroll', { token });
+    await platform.call('POST', '/api/v1/me/totp/enroll', { token, body: { password: PASSWORD } });
     const wrong = await platform.call('POST', '/api/v1/me/totp/confirm', {
       token,
-      body: { code: '000000' },
+      body: { code: '000000', password: PASSWORD },
     });
     expect(wrong.status).toBe(400);
     expect((await platform.call('GET', '/api/v1/me/totp', { token })).body.data).toEqual({
@@ -124,13 +127,13 @@ describe('TOTP second factor', () => {
     const user = await enrolledUser();
     const refused = await platform.call('POST', '/api/v1/me/totp/disable', {
       token: user.token,
-      body: { code: '999999' },
+      body: { code: '999999', password: PASSWORD },
     });
     expect(refused.status).toBe(400);
     expect((await login(user.username)).status).toBe(400);
     const off = await platform.call('POST', '/api/v1/me/totp/disable', {
       token: user.token,
-      body: { code: user.recovery[2] },
+      body: { code: user.recovery[2], password: PASSWORD },
     });
     expect(off.status).toBe(200);
     expect((await login(user.username)).status).toBe(200);
@@ -138,7 +141,10 @@ describe('TOTP second factor', () => {
 
   it('refuses a second enrolment while TOTP is on', async () => {
     const user = await enrolledUser();
-    const again = await platform.call('POST', '/api/v1/me/totp/enroll', { token: user.token });
+    const again = await platform.call('POST', '/api/v1/me/totp/enroll', {
+      token: user.token,
+      body: { password: PASSWORD },
+    });
     expect(again.status).toBe(409);
     expect((await login(user.username, user.recovery[0])).status).toBe(200);
   });

@@ -11,19 +11,25 @@ const codeAt = (secret: string, periods = 0) =>
 const fieldOf = (page: Page, label: string) =>
   page.locator('.ant-form-item').filter({ has: page.getByLabel(label, { exact: true }) });
 
-test('turns TOTP on in the profile, ends sessions, signs in with a code, turns TOTP off', async ({
+test('turns TOTP on in the profile with the password, ends sessions, signs in with a code, turns TOTP off', async ({
   browser,
   request,
 }) => {
   const admin = await apiLogin(request, 'admin', 'admin123');
   const person = await createUser(request, admin.token, 'Totp');
-  // A second session of the same user, elsewhere: it is the one ended from the list.
-  await apiLogin(request, person.username, person.password);
+  // A second session of the same user, elsewhere: turning TOTP on signs it out.
+  const elsewhere = await apiLogin(request, person.username, person.password);
   const page = await signedIn(browser, person, '/profile');
 
-  // Enrol: QR code and secret for manual entry, then the first code.
+  // Enrol: the password first, then QR code and secret for manual entry, then the first code.
   const totp = page.locator('.ant-card').filter({ hasText: 'Two-step sign-in' });
   await expect(totp.getByText('Off', { exact: true })).toBeVisible();
+  await totp.getByLabel('Current password').fill('Not-The-Password-1');
+  await totp.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+  await expect(fieldOf(page, 'Current password').locator('.ant-form-item-explain')).toHaveText(
+    'password is wrong',
+  );
+  await totp.getByLabel('Current password').fill(person.password);
   const enrolled = page.waitForResponse((r) => r.url().endsWith('/api/v1/me/totp/enroll'));
   await totp.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
   const { data: pending } = (await (await enrolled).json()) as {
@@ -47,6 +53,17 @@ test('turns TOTP on in the profile, ends sessions, signs in with a code, turns T
   await totp.getByRole('button', { name: 'I have saved them' }).click();
   await expect(totp.getByText('On', { exact: true })).toBeVisible();
   await expect(totp.getByTestId('recovery-code')).toHaveCount(0);
+  // The session elsewhere is signed out; this browser's stays.
+  const me = await request.get('/api/v1/me', {
+    headers: { authorization: `Bearer ${elsewhere.token}` },
+  });
+  expect(me.status()).toBe(401);
+  // Another one, signed in with a recovery code: the one ended from the list.
+  const again = await request.post('/api/v1/login', {
+    data: { username: person.username, password: person.password, totp_code: recovery[1] },
+  });
+  expect(again.ok()).toBe(true);
+  await page.reload();
 
   // My sessions: this browser tagged, the API's session ended after a confirmation.
   const sessions = page.locator('.ant-card').filter({ hasText: 'My sessions' });
@@ -81,6 +98,7 @@ test('turns TOTP on in the profile, ends sessions, signs in with a code, turns T
   // Turn it off with a recovery code.
   await page.goto('/profile');
   await expect(totp.getByText('On', { exact: true })).toBeVisible();
+  await totp.getByLabel('Current password').fill(person.password);
   await totp.getByLabel('Current code or a recovery code').fill(recovery[0]!);
   await totp.getByRole('button', { name: 'Turn off' }).click();
   await expect(page.getByText('Two-step sign-in is off')).toBeVisible();

@@ -168,12 +168,14 @@ export function principalOf(request: FastifyRequest): Principal {
  * the catalogue (permissions.ts) are accepted, so a route cannot require a code no role lists.
  */
 export function requirePermission(code: PermissionCode) {
-  return async (request: FastifyRequest) => {
-    const principal = principalOf(request);
-    if (!hasPermission(principal, code)) {
-      throw new AppError(ERROR_CODES.FORBIDDEN, `permission ${code} required`);
-    }
-  };
+  return async (request: FastifyRequest) => assertPermission(principalOf(request), code);
+}
+
+/** 40300 unless the principal holds `code`: for a code only some inputs of a route need. */
+export function assertPermission(principal: Principal, code: PermissionCode): void {
+  if (!hasPermission(principal, code)) {
+    throw new AppError(ERROR_CODES.FORBIDDEN, `permission ${code} required`);
+  }
 }
 
 /** Route pre-handler: platform administrators only. */

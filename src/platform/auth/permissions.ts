@@ -7,13 +7,18 @@
 export const PERMISSIONS = [
   {
     code: 'system:user:list',
-    description: 'List and read users',
-    routes: ['GET /api/v1/users', 'GET /api/v1/users/:id'],
+    description: 'List and read users, and list their sessions',
+    routes: ['GET /api/v1/users', 'GET /api/v1/users/:id', 'GET /api/v1/sessions'],
   },
   { code: 'system:user:create', description: 'Create users', routes: ['POST /api/v1/users'] },
   {
     code: 'system:user:update',
-    description: 'Update users (profile, status, roles, password reset)',
+    description: 'Update users (profile, status, roles) and sign their sessions out',
+    routes: ['PUT /api/v1/users/:id', 'DELETE /api/v1/sessions/:id'],
+  },
+  {
+    code: 'system:user:reset-password',
+    description: 'Set another user’s password or e-mail address (with system:user:update)',
     routes: ['PUT /api/v1/users/:id'],
   },
   { code: 'system:user:delete', description: 'Delete users', routes: ['DELETE /api/v1/users/:id'] },

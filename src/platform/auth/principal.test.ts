@@ -3,6 +3,8 @@ import { AppError } from '../http/errors.js';
 import {
   bodyDigest,
   hasPermission,
+  mayManageUser,
+  missingPermissions,
   normalizePermissions,
   gatewayContextFromHeaders,
   signedGatewayHeaders,
@@ -58,6 +60,42 @@ const signed = (
   now?: number,
   context: GatewayContext = { principal, clientIp: '203.0.113.7' },
 ) => signedGatewayHeaders(context, target, SECRET, now);
+
+describe('managing another user', () => {
+  const caller = (permissions: string[], platformAdmin = false) => ({ permissions, platformAdmin });
+  const user = (permissions: string[], isPlatformAdmin = false) => ({
+    permissions,
+    isPlatformAdmin,
+  });
+
+  it('names the codes a caller lacks, once each, sorted', () => {
+    expect(
+      missingPermissions(caller(['system:user:*']), ['b:x', 'system:user:list', 'a:y', 'b:x']),
+    ).toEqual(['a:y', 'b:x']);
+  });
+
+  it('allows a user whose every permission the caller holds', () => {
+    const admin = caller(['system:user:list', 'system:user:update', 'system:log:*']);
+    expect(mayManageUser(admin, user([]))).toBe(true);
+    expect(mayManageUser(admin, user(['system:user:list', 'system:log:login']))).toBe(true);
+    expect(mayManageUser(caller(['*']), user(['*']))).toBe(true);
+    expect(mayManageUser(caller(['system:*']), user(['system:user:*']))).toBe(true);
+  });
+
+  it('refuses a user holding anything more, `*` above all', () => {
+    const admin = caller(['system:user:list', 'system:user:create', 'system:user:update']);
+    expect(mayManageUser(admin, user(['*']))).toBe(false);
+    expect(mayManageUser(admin, user(['system:user:list', 'system:user:delete']))).toBe(false);
+    // A wider grant is more even when every code it covers is listed one by one.
+    expect(mayManageUser(admin, user(['system:user:*']))).toBe(false);
+    expect(mayManageUser(caller(['system:*']), user(['*']))).toBe(false);
+  });
+
+  it('leaves a platform administrator to platform administrators', () => {
+    expect(mayManageUser(caller(['*']), user(['*'], true))).toBe(false);
+    expect(mayManageUser(caller(['*'], true), user(['*'], true))).toBe(true);
+  });
+});
 
 describe('signed identity headers', () => {
   it('round-trip through signing and verification', () => {

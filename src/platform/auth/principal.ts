@@ -95,6 +95,27 @@ export function hasPermission(principal: Pick<Principal, 'permissions'>, code: s
   return false;
 }
 
+/** The codes among `codes` the principal does not hold, deduplicated and sorted. */
+export function missingPermissions(
+  principal: Pick<Principal, 'permissions'>,
+  codes: Iterable<string>,
+): string[] {
+  return [...new Set(codes)].filter((code) => !hasPermission(principal, code)).sort();
+}
+
+/**
+ * Whether the principal may manage another user (change, disable, delete, set the password or
+ * e-mail, sign out): every permission the user holds is one the principal holds too (the rule
+ * grants follow), and a platform administrator is managed only by another one.
+ */
+export function mayManageUser(
+  principal: Pick<Principal, 'permissions' | 'platformAdmin'>,
+  user: { permissions: readonly string[]; isPlatformAdmin: boolean },
+): boolean {
+  if (user.isPlatformAdmin && !principal.platformAdmin) return false;
+  return missingPermissions(principal, user.permissions).length === 0;
+}
+
 /** Removes every client-sent `X-Auth-*` header, whatever its case or number of copies. */
 export function stripAuthHeaders(headers: IncomingHttpHeaders): void {
   for (const name of Object.keys(headers)) {

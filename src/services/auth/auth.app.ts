@@ -27,17 +27,38 @@ import { SessionsService } from './sessions/sessions.service.js';
 import { registerTotpRoutes } from './totp/totp.routes.js';
 import { TotpService } from './totp/totp.service.js';
 import type { TotpTables } from './totp/totp.tables.js';
-import { openMailer } from './password-reset/mailer.js';
+import { openMailer } from '../../platform/notify/mailer.js';
 import { registerPasswordResetRoutes } from './password-reset/password-reset.routes.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import type { PasswordResetTables } from './password-reset/password-reset.tables.js';
 
 /** The auth service's rules over the kernel's database, cache and stream. */
 export function createAuthService(kernel: Kernel, ports: AuthPorts): AuthService {
+  return createAuthWithTotp(kernel, ports).auth;
+}
+
+/**
+ * The auth rules and the TOTP second factor (issue 11), which check each other: sign-in asks
+ * TOTP for the code; a TOTP change asks auth to check the password (counted like a failed
+ * sign-in) and to sign the other sessions out. Secrets are encrypted with a key derived from
+ * the key-encryption setting.
+ */
+function createAuthWithTotp(kernel: Kernel, ports: AuthPorts) {
   const { settings, logger, cache, stream } = kernel;
   const db = kernel.database.db.withTables<AuthTables>();
-  const totp = createTotpService(kernel);
-  return new AuthService({
+  const totp = new TotpService({
+    db: kernel.database.db.withTables<TotpTables>(),
+    cipher: new KeyCipher(`${settings.oidc.keyEncryptionKey}/totp`),
+    cache,
+    confirmPassword: (principal, password, ctx) =>
+      auth.confirmPassword(principal, password, ctx, {
+        field: 'password',
+        reason: 'wrong_password_totp',
+      }),
+    signOutOthers: (principal) =>
+      auth.revokeUserSessions(principal.userId, 'second_factor_changed', principal.sessionId),
+  });
+  const auth: AuthService = new AuthService({
     secondFactor: totp.verifyLogin,
     sessions: createSessionRepo(db),
     directory: ports.users,
@@ -51,14 +72,7 @@ export function createAuthService(kernel: Kernel, ports: AuthPorts): AuthService
     sessionMaxAgeMs: settings.auth.sessionMaxAgeMs,
     captchaMode: settings.auth.captcha,
   });
-}
-
-/** TOTP second factor (issue 11); secrets encrypted with a key derived from the key-encryption setting. */
-function createTotpService(kernel: Kernel): TotpService {
-  return new TotpService({
-    db: kernel.database.db.withTables<TotpTables>(),
-    cipher: new KeyCipher(`${kernel.settings.oidc.keyEncryptionKey}/totp`),
-  });
+  return { auth, totp };
 }
 
 export async function buildAuthApp(
@@ -76,20 +90,23 @@ export async function buildAuthApp(
     trustProxy: 1,
   });
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
-  const auth = createAuthService(kernel, ports);
+  const { auth, totp } = createAuthWithTotp(kernel, ports);
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),
   });
   registerAuthRoutes(app, auth);
-  registerTotpRoutes(app, createTotpService(kernel));
+  registerTotpRoutes(app, totp);
   // The same lookup as the login log's (AUDIT_GEO_ONLINE_URL when set, else offline).
   const geo = new GeoLocator({ cache, onlineUrl: settings.audit.geoOnlineUrl });
+  const sessionRepo = createSessionRepo(db);
   registerSessionRoutes(
     app,
     new SessionsService({
       db,
       signOut: (id, reason) => auth.signOutSession(id, reason),
+      findUser: (userId, options) => ports.users.findUser(userId, options),
+      endOAuthGrants: (userId) => sessionRepo.endOAuthGrants(userId),
       locate: (ip) => geo.locate(ip),
     }),
   );

@@ -276,21 +276,8 @@ export class AuthService {
     newPassword: string,
     ctx: RequestContext,
   ) {
-    const account = accountKey({ id: principal.tenantId }, principal.username);
-    await this.o.throttle.begin(account, ctx.ip);
-    const current = await this.o.directory.passwordHashOf(principal.userId);
-    if (!current || !(await this.o.passwords.verify(current, oldPassword))) {
-      this.publishLogin(
-        false,
-        'wrong_old_password',
-        { tenantId: principal.tenantId, userId: principal.userId, username: principal.username },
-        ctx,
-      );
-      throw AppError.validation([
-        { field: 'old_password', rule: 'format', message: 'old password is wrong' },
-      ]);
-    }
-    await this.o.throttle.succeeded(account, ctx.ip);
+    const refusal = { field: 'old_password', reason: 'wrong_old_password' };
+    await this.confirmPassword(principal, oldPassword, ctx, refusal);
     const problem =
       newPassword === oldPassword
         ? 'must differ from the old password'
@@ -300,6 +287,29 @@ export class AuthService {
     }
     await this.o.directory.setPassword(principal.userId, await this.o.passwords.hash(newPassword));
     await this.state.revokeUser(principal.userId, 'password_changed', principal.sessionId);
+  }
+
+  /** The caller's password before a change: a wrong one counts like a failed sign-in (40001). */
+  async confirmPassword(
+    principal: Principal,
+    password: string,
+    ctx: RequestContext,
+    refusal: { field: string; reason: string },
+  ) {
+    const account = accountKey({ id: principal.tenantId }, principal.username);
+    await this.o.throttle.begin(account, ctx.ip);
+    const current = await this.o.directory.passwordHashOf(principal.userId);
+    if (!current || !(await this.o.passwords.verify(current, password))) {
+      this.publishLogin(
+        false,
+        refusal.reason,
+        { tenantId: principal.tenantId, userId: principal.userId, username: principal.username },
+        ctx,
+      );
+      const message = `${refusal.field.replace('_', ' ')} is wrong`;
+      throw AppError.validation([{ field: refusal.field, rule: 'format', message }]);
+    }
+    await this.o.throttle.succeeded(account, ctx.ip);
   }
 
   // --- Hooks for external sign-in, password reset and the sessions list (issue 11). ---
@@ -322,9 +332,9 @@ export class AuthService {
     await this.state.revoke(sessionId, reason);
   }
 
-  /** Revokes every session of the user, effective at once for forward-auth. */
-  async revokeUserSessions(userId: number, reason: string): Promise<void> {
-    await this.state.revokeUser(userId, reason);
+  /** Revokes every session of the user but `except`, effective at once for forward-auth. */
+  async revokeUserSessions(userId: number, reason: string, except?: number): Promise<void> {
+    await this.state.revokeUser(userId, reason, except);
   }
 
   private publishLogin(

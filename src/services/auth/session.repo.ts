@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { AuthTables } from './auth.tables.js';
+import { deleteUserArtifacts } from './oauth2/artifacts.repo.js';
+import type { OAuthTables } from './oauth2/oauth2.tables.js';
 
 export interface NewSession {
   id: number;
@@ -46,7 +48,13 @@ export interface SessionRepo {
   >;
   sessionOwner(sessionId: number): Promise<SessionState | undefined>;
   revokeSession(sessionId: number, reason: string): Promise<void>;
+  /**
+   * Revokes every session of the user but `exceptSessionId`, and deletes every OAuth grant,
+   * token and provider session of theirs: none of those belongs to the session kept.
+   */
   revokeUserSessions(userId: number, reason: string, exceptSessionId?: number): Promise<number[]>;
+  /** Deletes every OAuth grant, token and provider session of the user. */
+  endOAuthGrants(userId: number): Promise<void>;
 }
 
 export function createSessionRepo(db: Kysely<AuthTables>): SessionRepo {
@@ -129,7 +137,10 @@ export function createSessionRepo(db: Kysely<AuthTables>): SessionRepo {
         .where('revoked_at', 'is', null);
       if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
       const rows = await query.returning('id').execute();
+      await deleteUserArtifacts(db.withTables<OAuthTables>(), userId);
       return rows.map((r) => r.id);
     },
+
+    endOAuthGrants: (userId) => deleteUserArtifacts(db.withTables<OAuthTables>(), userId),
   };
 }

@@ -4,6 +4,7 @@ import { registerReadiness } from '../../platform/http/health.js';
 import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
+import { openMailer } from '../../platform/notify/mailer.js';
 import { registerDepartmentRoutes } from './departments/departments.routes.js';
 import { DepartmentsService } from './departments/departments.service.js';
 import type { IdentityTables } from './identity.tables.js';
@@ -32,7 +33,19 @@ export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),
   });
-  registerUserRoutes(app, new UsersService({ db, cache, passwords: kernel.passwords, audit }));
+  const mailer = openMailer(settings.mail, logger);
+  app.addHook('onClose', async () => mailer?.close());
+  registerUserRoutes(
+    app,
+    new UsersService({
+      db,
+      cache,
+      passwords: kernel.passwords,
+      audit,
+      mailer,
+      logger: logger.child({ service: 'identity' }),
+    }),
+  );
   registerRoleRoutes(app, new RolesService({ db, cache, audit }));
   registerDepartmentRoutes(app, new DepartmentsService({ db, audit }));
   registerTenantRoutes(app, new TenantsService({ db, cache, passwords: kernel.passwords, audit }));

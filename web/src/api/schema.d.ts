@@ -1141,7 +1141,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn TOTP on with a first code; the recovery codes are shown this once */
+        /** Turn TOTP on with a first code; the recovery codes are shown this once, other sessions end */
         post: operations["postMeTotpConfirm"];
         delete?: never;
         options?: never;
@@ -1158,7 +1158,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn TOTP off (needs a current code or a recovery code) */
+        /** Turn TOTP off (needs a current code or a recovery code); other sessions end */
         post: operations["postMeTotpDisable"];
         delete?: never;
         options?: never;
@@ -5964,6 +5964,8 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                    /** @description the caller’s current password */
+                    password: string;
                 };
             };
         };
@@ -6002,6 +6004,8 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                    /** @description the caller’s current password */
+                    password: string;
                 };
             };
         };
@@ -6034,7 +6038,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the caller’s current password */
+                    password: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {

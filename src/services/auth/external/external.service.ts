@@ -6,7 +6,7 @@ import type { BusinessAuditWriter } from '../../../platform/audit/business-audit
 import type { Cache } from '../../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import type { LoginType } from '../login-events.js';
-import type { Mailer } from '../password-reset/mailer.js';
+import type { Mailer } from '../../../platform/notify/mailer.js';
 import {
   findLinkedUser,
   linkIdentity,

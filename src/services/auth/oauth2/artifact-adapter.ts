@@ -13,19 +13,34 @@ import type { OAuthDb } from './oauth2.tables.js';
 
 /** Single-use artefacts: a lost race to consume one is a replay, so the grant is revoked. */
 const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken']);
+/**
+ * Bound to the user's session version when first saved for an account: codes and tokens are
+ * checked through their grant, a sign-in through its provider session (provider.ts).
+ */
+const BOUND_TO_USER_VERSION = new Set(['Grant', 'Session']);
+
+/** The user's current session version (read past any cache). */
+export type UserVersionOf = (userId: number) => Promise<number | undefined>;
 
 /**
  * oidc-provider's storage on the platform database. The `jti` (the token itself for opaque
  * tokens) is never stored: rows are keyed by its SHA-256 and it is put back from the id the
  * provider looks up with.
  */
-export function createArtifactAdapter(db: OAuthDb, clients: ClientStore) {
+export function createArtifactAdapter(
+  db: OAuthDb,
+  clients: ClientStore,
+  userVersionOf: UserVersionOf,
+) {
   return class ArtifactAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const { jti: _jti, ...rest } = payload;
+      const accountId = Number(payload.accountId);
+      const bind = BOUND_TO_USER_VERSION.has(this.model) && Number.isSafeInteger(accountId);
       await upsertArtifact(db, {
+        userVersion: bind ? await userVersionOf(accountId) : undefined,
         model: this.model,
         id,
         payload: rest as Record<string, unknown>,

@@ -20,12 +20,16 @@ export async function upsertArtifact(
     uid: string | undefined;
     clientId: string | undefined;
     expiresAt: Date | null;
+    /** The user's session version to bind the artefact to (grants and provider sessions). */
+    userVersion?: number | undefined;
   },
 ): Promise<void> {
+  const payload =
+    row.userVersion === undefined ? row.payload : { ...row.payload, sv: row.userVersion };
   const values = {
     model: row.model,
     id_hash: sha256(row.id),
-    payload: JSON.stringify(row.payload),
+    payload: JSON.stringify(payload),
     grant_hash: row.grantId ? sha256(row.grantId) : null,
     uid_hash: row.uid ? sha256(row.uid) : null,
     client_id: row.clientId ?? null,
@@ -36,7 +40,14 @@ export async function upsertArtifact(
     .values(values)
     .onConflict((oc) =>
       oc.columns(['model', 'id_hash']).doUpdateSet({
-        payload: values.payload,
+        // A saved-again grant or session keeps the version it was bound to, for the same account
+        // and sign-in.
+        payload: sql<string>`CASE
+          WHEN jsonb_exists(auth_oauth_artifacts.payload, 'sv')
+            AND auth_oauth_artifacts.payload->'accountId' = excluded.payload->'accountId'
+            AND auth_oauth_artifacts.payload->'loginTs' IS NOT DISTINCT FROM excluded.payload->'loginTs'
+          THEN excluded.payload || jsonb_build_object('sv', auth_oauth_artifacts.payload->'sv')
+          ELSE excluded.payload END`,
         grant_hash: values.grant_hash,
         uid_hash: values.uid_hash,
         client_id: values.client_id,
@@ -110,6 +121,28 @@ export async function deleteGrantArtifacts(db: OAuthDb, grantHash: string): Prom
         eb.and([eb('model', '=', 'Grant'), eb('id_hash', '=', grantHash)]),
       ]),
     )
+    .execute();
+}
+
+/** The session version a grant or provider session is bound to; undefined when none. */
+export async function boundUserVersion(
+  db: OAuthDb,
+  model: 'Grant' | 'Session',
+  id: string,
+): Promise<number | undefined> {
+  const row = await findArtifact(db, model, id);
+  const version = row?.payload.sv;
+  return typeof version === 'number' ? version : undefined;
+}
+
+/**
+ * Every grant, code, token and provider session of a user: what ends their platform sessions
+ * ends what they granted to OAuth clients too.
+ */
+export async function deleteUserArtifacts(db: OAuthDb, userId: number): Promise<void> {
+  await db
+    .deleteFrom('auth_oauth_artifacts')
+    .where(sql<string>`payload->>'accountId'`, '=', String(userId))
     .execute();
 }
 

@@ -1,8 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { JWK } from 'jose';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  errors,
+  interactionPolicy,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import { createArtifactAdapter } from './artifact-adapter.js';
-import { sha256 } from './artifacts.repo.js';
+import { boundUserVersion, findArtifact, sha256 } from './artifacts.repo.js';
 import type { ClientStore } from './clients.repo.js';
 import type { OAuthDb } from './oauth2.tables.js';
 
@@ -28,7 +33,11 @@ export const KEY_PUBLISH_WINDOW_MS =
 
 /** The account port: the platform's own users, by id. */
 export interface OAuthAccounts {
-  findUser(userId: number): Promise<
+  /** `fresh` reads past the cache: a session version moved on another replica counts at once. */
+  findUser(
+    userId: number,
+    options: { fresh: true },
+  ): Promise<
     | {
         id: number;
         tenant_id: number;
@@ -36,6 +45,8 @@ export interface OAuthAccounts {
         nickname: string;
         email: string | null;
         status: 'active' | 'disabled';
+        /** Moves when the user's sessions end (password set, user or tenant disabled). */
+        session_version: number;
       }
     | undefined
   >;
@@ -51,10 +62,40 @@ export interface ProviderOptions {
 }
 
 type WithFormat = { access_token_format?: string };
+/** What oidc-provider's session carries that the check of a sign-in reads. */
+type StoredSession = { jti: string; oldId?: string; loginTs?: number };
 
 export function createProvider(o: ProviderOptions): Provider {
+  /** The active user `sub`, if `bound` holds for their current session version. */
+  const currentUser = async (sub: string, bound: (userVersion: number) => Promise<boolean>) => {
+    const user = /^[1-9]\d{0,15}$/.test(sub)
+      ? await o.accounts.findUser(Number(sub), { fresh: true })
+      : undefined;
+    if (!user || user.status !== 'active') return undefined;
+    return (await bound(user.session_version)) ? user : undefined;
+  };
+  /** A code or token: its grant is bound to the version. */
+  const grantBound = (grantId: string | undefined) => async (version: number) =>
+    grantId !== undefined && (await boundUserVersion(o.db, 'Grant', grantId)) === version;
+  /**
+   * A sign-in: the provider session, as stored, is bound to the version, unless the user signed
+   * in within this very request (the password was just checked): then nothing is stored yet
+   * for this account and login time (a resumed session is saved under a new id, `oldId` being
+   * the stored one).
+   */
+  const sessionBound =
+    (sub: string, session: StoredSession | undefined) => async (version: number) => {
+      if (!session) return false;
+      const stored = (await findArtifact(o.db, 'Session', session.oldId ?? session.jti))?.payload;
+      if (!stored || stored.accountId !== sub || stored.loginTs !== session.loginTs) return true;
+      return stored.sv === version;
+    };
   const configuration: Configuration = {
-    adapter: createArtifactAdapter(o.db, o.clients),
+    adapter: createArtifactAdapter(
+      o.db,
+      o.clients,
+      async (userId) => (await o.accounts.findUser(userId, { fresh: true }))?.session_version,
+    ),
     jwks: { keys: o.signingKeys as Configuration['jwks'] extends { keys: infer K } ? K : never },
     cookies: { keys: [o.cookieSecret] },
     // The paths of API.md under the issuer.
@@ -81,9 +122,18 @@ export function createProvider(o: ProviderOptions): Provider {
       profile: ['name', 'preferred_username', 'tenant_id'],
       email: ['email', 'email_verified'],
     },
-    async findAccount(_ctx, sub) {
-      const user = /^[1-9]\d{0,15}$/.test(sub) ? await o.accounts.findUser(Number(sub)) : undefined;
-      if (!user || user.status !== 'active') return undefined;
+    // Every use of a code or token (exchange, refresh, userinfo) and every authorization on an
+    // existing sign-in asks for the account: it is refused once the user's session version has
+    // moved past the one the grant (or the provider session) was bound to, so whatever ends the
+    // user's platform sessions ends their OAuth grants too.
+    async findAccount(ctx, sub, token) {
+      const user = await currentUser(
+        sub,
+        token
+          ? grantBound('grantId' in token ? token.grantId : undefined)
+          : sessionBound(sub, ctx.oidc.session as StoredSession | undefined),
+      );
+      if (!user) return undefined;
       return {
         accountId: sub,
         claims: async () => ({
@@ -98,6 +148,7 @@ export function createProvider(o: ProviderOptions): Provider {
       };
     },
     interactions: {
+      policy: signInPolicy(),
       url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}`,
     },
     pkce: {
@@ -113,8 +164,13 @@ export function createProvider(o: ProviderOptions): Provider {
       clientCredentials: { enabled: true },
       introspection: {
         enabled: true,
-        // Only the client a token was issued to may learn anything about it.
-        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+        // Only the client a token was issued to may learn anything about it; a token of a grant
+        // whose user's sessions ended since is no longer active.
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId !== client.clientId) return false;
+          if (!('accountId' in token) || !token.accountId) return true; // client credentials
+          return (await currentUser(token.accountId, grantBound(token.grantId))) !== undefined;
+        },
       },
       revocation: {
         enabled: true,
@@ -173,6 +229,24 @@ export function createProvider(o: ProviderOptions): Provider {
     },
   });
   return provider;
+}
+
+/**
+ * oidc-provider's prompts, with one more reason to sign in again: the session names an account
+ * findAccount refused (the user's sessions ended since, or the user is no longer active).
+ */
+function signInPolicy() {
+  const policy = interactionPolicy.base();
+  policy
+    .get('login')!
+    .checks.push(
+      new interactionPolicy.Check(
+        'sessions_ended',
+        'End-User authentication is required',
+        (ctx) => Boolean(ctx.oidc.session?.accountId) && !ctx.oidc.account,
+      ),
+    );
+  return policy;
 }
 
 function escape(value: string): string {

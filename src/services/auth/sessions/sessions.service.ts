@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import UAParser from 'ua-parser-js';
-import type { Principal } from '../../../platform/auth/principal.js';
+import { mayManageUser, type Principal } from '../../../platform/auth/principal.js';
 import { AppError } from '../../../platform/http/errors.js';
+import type { AuthUser } from '../auth.ports.js';
 import type { AuthTables } from '../auth.tables.js';
 import { findLiveSession, listLiveSessions, type SessionRow } from './sessions.repo.js';
 
@@ -9,6 +10,10 @@ export interface SessionsServiceOptions {
   db: Kysely<AuthTables>;
   /** Signs one session out, effective at once for forward-auth (the auth service's port). */
   signOut(sessionId: number, reason: string): Promise<void>;
+  /** Ends every OAuth grant of the user (an administrator signed one of their sessions out). */
+  endOAuthGrants(userId: number): Promise<void>;
+  /** The user directory, read past its cache: whose sessions a caller may see and end. */
+  findUser(userId: number, options: { fresh: true }): Promise<AuthUser | undefined>;
   /** Where an address is ("intranet" for private ones), as the login log shows it; never throws. */
   locate(ip: string | null): Promise<string | null>;
 }
@@ -51,14 +56,38 @@ export class SessionsService {
     await this.o.signOut(sessionId, 'signed_out_by_user');
   }
 
+  /** A user's sessions: none for a user of another tenant or one the caller may not manage. */
   async listOfUser(principal: Principal, userId: number) {
+    if (!(await this.mayManage(principal, userId))) return [];
     const rows = await listLiveSessions(this.o.db, principal.tenantId, userId);
     return this.describeAll(rows, principal.sessionId);
   }
 
+  /**
+   * Ends a session of a user the caller may manage, and the user's OAuth grants with it: an
+   * administrator signing a user out means to cut their access, and a grant belongs to no one
+   * session. Any other session is 404, as one of another tenant: the list never shows it, so
+   * the answer does not confirm it exists.
+   */
   async endAny(principal: Principal, sessionId: number) {
     const session = await findLiveSession(this.o.db, principal.tenantId, sessionId);
-    if (!session) throw AppError.notFound('session');
+    if (!session || !(await this.mayManage(principal, session.userId))) {
+      throw AppError.notFound('session');
+    }
     await this.o.signOut(sessionId, 'signed_out_by_admin');
+    await this.o.endOAuthGrants(session.userId);
+  }
+
+  /** The rule of user administration: the user holds nothing the caller does not. */
+  private async mayManage(principal: Principal, userId: number) {
+    const user = await this.o.findUser(userId, { fresh: true });
+    return (
+      user !== undefined &&
+      user.tenant_id === principal.tenantId &&
+      mayManageUser(principal, {
+        permissions: user.permissions,
+        isPlatformAdmin: user.is_platform_admin,
+      })
+    );
   }
 }

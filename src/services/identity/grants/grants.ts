@@ -1,4 +1,4 @@
-import { hasPermission, type Principal } from '../../../platform/auth/principal.js';
+import { missingPermissions, type Principal } from '../../../platform/auth/principal.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { countStarHolders, lockStarHolders } from './grants.repo.js';
@@ -14,7 +14,7 @@ export const holdsEverything = (principal: Pick<Principal, 'permissions'>) =>
 
 /** 40300 naming every code the caller would grant without holding it. */
 export function assertCanGrant(principal: Principal, codes: Iterable<string>): void {
-  const missing = [...new Set(codes)].filter((code) => !hasPermission(principal, code)).sort();
+  const missing = missingPermissions(principal, codes);
   if (missing.length > 0) {
     throw new AppError(
       ERROR_CODES.FORBIDDEN,

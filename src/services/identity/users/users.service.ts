@@ -1,10 +1,13 @@
+import type { Logger } from 'pino';
 import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
+import { assertPermission } from '../../../platform/auth/guard.js';
 import type { PasswordHasher } from '../../../platform/auth/passwords.js';
-import type { Principal } from '../../../platform/auth/principal.js';
+import { mayManageUser, type Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
 import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import type { Mailer } from '../../../platform/notify/mailer.js';
 import {
   assertCanGrant,
   holdsEverything,
@@ -44,6 +47,9 @@ export interface UsersServiceOptions {
   passwords: PasswordHasher;
   /** Where changes are recorded (the kernel's business-audit writer). */
   audit: BusinessAuditWriter;
+  /** Tells the old address of an e-mail change; none when mail is not configured. */
+  mailer?: Mailer | undefined;
+  logger: Logger;
 }
 
 const DUPLICATE_USERNAME = 'username already exists in this tenant';
@@ -142,13 +148,15 @@ export class UsersService {
       // session cannot take over the account.
       throw notAllowed('change your own password with POST /api/v1/me/password');
     }
+    // Whoever sets another user's password can sign in as them: a code of its own.
+    if (input.password !== undefined) assertPermission(principal, 'system:user:reset-password');
     const passwordHash = input.password ? await this.o.passwords.hash(input.password) : undefined;
-    const row = await inTransaction(this.o.db, (trx) =>
+    const { before, after: row } = await inTransaction(this.o.db, (trx) =>
       keepingStarHolder(trx, tenantId, async () => {
-        const target = await lockUserForUpdate(trx, tenantId, userId);
-        if (!target) throw AppError.notFound('user');
-        this.guardPlatformAdmin(principal, target);
-        const before = (await findUser(trx, tenantId, userId))!;
+        const before = await this.lockManagedUser(trx, principal, userId);
+        const emailChanged = input.email !== undefined && input.email !== before.email;
+        // The e-mail address receives password-reset links: the same code as the password.
+        if (emailChanged && !self) assertPermission(principal, 'system:user:reset-password');
         const problems = await referenceProblems(trx, tenantId, input);
         if (problems.length > 0) throw AppError.validation(problems);
         const roleIds = input.role_ids && [...new Set(input.role_ids)];
@@ -193,11 +201,12 @@ export class UsersService {
           },
           summary: `updated user ${after.username}`,
         });
-        return after;
+        return { before, after };
       }),
     );
     // After the commit: the next request of this user is checked against the new state.
     await invalidateUsers(this.o.cache, [userId]);
+    if (before.email && before.email !== row.email) this.tellOldAddress(before, row);
     return toUserView(row);
   }
 
@@ -207,10 +216,7 @@ export class UsersService {
     // Deleting the user deletes their sessions and refresh tokens with them (foreign keys).
     await inTransaction(this.o.db, (trx) =>
       keepingStarHolder(trx, tenantId, async () => {
-        const target = await lockUserForUpdate(trx, tenantId, userId);
-        if (!target) throw AppError.notFound('user');
-        this.guardPlatformAdmin(principal, target);
-        const before = (await findUser(trx, tenantId, userId))!;
+        const before = await this.lockManagedUser(trx, principal, userId);
         await auditChange(this.o.audit, trx, principal, {
           action: 'delete',
           targetType: 'user',
@@ -229,12 +235,48 @@ export class UsersService {
   }
 
   /**
-   * A platform administrator's account reaches beyond its tenant: only another platform
-   * administrator may change or delete it, or a tenant-level user admin could take it over.
+   * Locks a user of the caller's tenant for a change and answers it, if the caller may manage
+   * them. A platform administrator's account reaches beyond its tenant: only another platform
+   * administrator may change or delete it (40300). Anyone else may be changed only by a caller
+   * holding every permission they hold (40301), or a lesser user admin could set a stronger
+   * user's password and sign in as them.
    */
-  private guardPlatformAdmin(principal: Principal, target: { is_platform_admin: boolean }) {
+  private async lockManagedUser(trx: IdentityDb, principal: Principal, userId: number) {
+    const target = await lockUserForUpdate(trx, principal.tenantId, userId);
+    if (!target) throw AppError.notFound('user');
     if (target.is_platform_admin && !principal.platformAdmin) {
       throw AppError.forbidden('only a platform administrator may change this account');
     }
+    const user = (await findUser(trx, principal.tenantId, userId))!;
+    const permissions = await permissionsOfRoles(trx, principal.tenantId, user.role_ids);
+    if (!mayManageUser(principal, { permissions, isPlatformAdmin: target.is_platform_admin })) {
+      throw notAllowed('you cannot change a user holding permissions you do not hold');
+    }
+    return user;
+  }
+
+  /** Mails the old address of an e-mail change, after the commit; a failure is only logged. */
+  private tellOldAddress(before: UserRow, after: UserRow) {
+    const mailer = this.o.mailer;
+    if (!mailer) {
+      this.o.logger.info(
+        { user_id: after.id },
+        'e-mail changed; mail is off, old address not told',
+      );
+      return;
+    }
+    const change = after.email ? `changed to ${after.email}` : 'removed';
+    mailer
+      .send({
+        to: before.email!,
+        subject: 'The e-mail address of your Approva account changed',
+        text:
+          `The e-mail address of the Approva account "${after.username}" was ${change} by an ` +
+          'administrator. Password-reset links now go to the new address. If you did not ask ' +
+          'for this, contact your administrator at once.\n',
+      })
+      .catch((err: unknown) =>
+        this.o.logger.error({ err, user_id: after.id }, 'could not tell the old e-mail address'),
+      );
   }
 }

@@ -8,9 +8,28 @@ import { ErrorState, LoadingState } from '../states';
 
 interface CodeForm {
   code: string;
+  password: string;
 }
 
-/** One code field and its submit button, with the server's `code` problems on the field. */
+/** The current password, which every change of the second factor takes. */
+function PasswordItem() {
+  const { t } = useTranslation();
+  const label = t('account.totp.password');
+  return (
+    <Form.Item
+      name="password"
+      label={label}
+      rules={[{ required: true, message: t('validation.required', { label }) }]}
+    >
+      <Input.Password autoComplete="current-password" />
+    </Form.Item>
+  );
+}
+
+/**
+ * A code field (and the password, when asked) and its submit button, with the server's `code`
+ * and `password` problems on those fields.
+ */
 function CodeStep({
   label,
   submit,
@@ -18,13 +37,15 @@ function CodeStep({
   onSubmit,
   error,
   form,
+  withPassword = false,
 }: {
   label: string;
   submit: string;
   pending: boolean;
-  onSubmit: (code: string) => void;
+  onSubmit: (values: { code: string; password: string }) => void;
   error: string | null;
   form: ReturnType<typeof Form.useForm<CodeForm>>[0];
+  withPassword?: boolean;
 }) {
   const { t } = useTranslation();
   return (
@@ -32,12 +53,13 @@ function CodeStep({
       form={form}
       layout="vertical"
       requiredMark={false}
-      onFinish={(v) => onSubmit(v.code.trim())}
+      onFinish={(v) => onSubmit({ code: v.code.trim(), password: v.password ?? '' })}
       style={{ maxWidth: 360 }}
     >
       {error && (
         <Alert role="alert" type="error" title={error} showIcon style={{ marginBottom: 16 }} />
       )}
+      {withPassword && <PasswordItem />}
       <Form.Item
         name="code"
         label={label}
@@ -45,6 +67,9 @@ function CodeStep({
       >
         <Input autoComplete="one-time-code" spellCheck={false} />
       </Form.Item>
+      <Typography.Paragraph type="secondary">
+        {t('account.totp.signsOutOthers')}
+      </Typography.Paragraph>
       <Button type="primary" htmlType="submit" loading={pending}>
         {submit}
       </Button>
@@ -52,7 +77,11 @@ function CodeStep({
   );
 }
 
-/** Two-step sign-in: turn TOTP on (QR code, secret, first code, recovery codes once) or off. */
+/**
+ * Two-step sign-in: turn TOTP on (password, QR code, secret, first code, recovery codes once)
+ * or off (password and a code). The password given to start is kept only until the first code
+ * confirms; either change signs the user's other sessions out.
+ */
 export function TotpCard() {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -60,21 +89,34 @@ export function TotpCard() {
   const [form] = Form.useForm<CodeForm>();
   const [error, setError] = useState<string | null>(null);
   const [recovery, setRecovery] = useState<string[] | null>(null);
+  const [password, setPassword] = useState('');
   const status = useQuery({
     queryKey: ['me', 'totp'],
     queryFn: () => data(api.GET('/api/v1/me/totp')),
   });
   const enroll = useMutation({
-    mutationFn: () => data(api.POST('/api/v1/me/totp/enroll')),
-    onMutate: () => setError(null),
+    mutationFn: (current: string) =>
+      data(api.POST('/api/v1/me/totp/enroll', { body: { password: current } })),
+    onMutate: (current) => {
+      setError(null);
+      setPassword(current);
+    },
+    onSuccess: () => form.resetFields(),
     onError: (err) => setError(showServerErrors(form, err)),
   });
-  const done = () => queryClient.invalidateQueries({ queryKey: ['me', 'totp'] });
+  // The change signed the other sessions out: the sessions list changed as well.
+  const done = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['me', 'totp'] }),
+      queryClient.invalidateQueries({ queryKey: ['me', 'sessions'] }),
+    ]);
   const confirm = useMutation({
-    mutationFn: (code: string) => data(api.POST('/api/v1/me/totp/confirm', { body: { code } })),
+    mutationFn: (code: string) =>
+      data(api.POST('/api/v1/me/totp/confirm', { body: { code, password } })),
     onMutate: () => setError(null),
     onSuccess: async (answer) => {
       setRecovery(answer.recovery_codes);
+      setPassword('');
       enroll.reset();
       form.resetFields();
       await done();
@@ -82,7 +124,8 @@ export function TotpCard() {
     onError: (err) => setError(showServerErrors(form, err)),
   });
   const disable = useMutation({
-    mutationFn: (code: string) => api.POST('/api/v1/me/totp/disable', { body: { code } }),
+    mutationFn: (body: { code: string; password: string }) =>
+      api.POST('/api/v1/me/totp/disable', { body }),
     onMutate: () => setError(null),
     onSuccess: async () => {
       form.resetFields();
@@ -140,8 +183,9 @@ export function TotpCard() {
           label={t('account.totp.disableCode')}
           submit={t('account.totp.disable')}
           pending={disable.isPending}
-          onSubmit={(code) => disable.mutate(code)}
+          onSubmit={(values) => disable.mutate(values)}
           error={error}
+          withPassword
         />
       </Space>
     );
@@ -162,7 +206,7 @@ export function TotpCard() {
           label={t('account.totp.firstCode')}
           submit={t('account.totp.confirm')}
           pending={confirm.isPending}
-          onSubmit={(code) => confirm.mutate(code)}
+          onSubmit={({ code }) => confirm.mutate(code)}
           error={error}
         />
       </Space>
@@ -174,9 +218,18 @@ export function TotpCard() {
         <Typography.Paragraph>
           <Tag>{t('account.totp.off')}</Tag> {t('account.totp.offText')}
         </Typography.Paragraph>
-        <Button type="primary" loading={enroll.isPending} onClick={() => enroll.mutate()}>
-          {t('account.totp.enable')}
-        </Button>
+        <Form<CodeForm>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(v) => enroll.mutate(v.password)}
+          style={{ maxWidth: 360 }}
+        >
+          <PasswordItem />
+          <Button type="primary" htmlType="submit" loading={enroll.isPending}>
+            {t('account.totp.enable')}
+          </Button>
+        </Form>
       </Space>
     );
   }

@@ -41,6 +41,7 @@ import ForgotPassword from './ForgotPassword';
 import OAuthCallback from './OAuthCallback';
 import ResetPassword from './ResetPassword';
 import { LinkedAccounts } from './LinkedAccounts';
+import { TotpCard } from './TotpCard';
 import { rememberAttempt } from './oauthState';
 
 const ok = (data: unknown) => ({ status: 200, body: { code: 200, message: 'success', data } });
@@ -350,5 +351,86 @@ describe('linked accounts', () => {
     ]);
     // The link buttons stay, one per provider.
     expect(screen.getByRole('button', { name: 'Link GitHub' })).toBeTruthy();
+  });
+});
+
+describe('two-step sign-in in the profile', () => {
+  const fill = (label: string, value: string) =>
+    fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+  it('asks for the password to turn it on, and sends it again with the first code', async () => {
+    server.answer = (method, path) => {
+      if (path === '/api/v1/me/totp' && method === 'GET') return ok({ enabled: false });
+      if (path === '/api/v1/me/totp/enroll') {
+        return ok({ secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/Approva:ann' });
+      }
+      if (path === '/api/v1/me/totp/confirm') return ok({ recovery_codes: ['abcde-fghij'] });
+      return undefined;
+    };
+    mount('/profile', [{ path: '/profile', element: <TotpCard /> }]);
+    await screen.findByRole('button', { name: 'Turn on two-step sign-in' });
+    await submit('Turn on two-step sign-in');
+    expect(await screen.findByText('Current password is required')).toBeTruthy();
+    expect(server.calls.filter((c) => c.method === 'POST')).toEqual([]);
+    fill('Current password', 'My-Password-1');
+    await submit('Turn on two-step sign-in');
+    expect(await screen.findByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
+    expect(screen.getByText('Your other sessions will be signed out.')).toBeTruthy();
+    fill('Code from the app', ' 123456 ');
+    await submit(/^Turn on$/);
+    expect(await screen.findByText('abcde-fghij')).toBeTruthy();
+    expect(server.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
+      ['/api/v1/me/totp/enroll', { password: 'My-Password-1' }],
+      ['/api/v1/me/totp/confirm', { code: '123456', password: 'My-Password-1' }],
+    ]);
+  });
+
+  it('turns it off with the password and a code; a wrong password lands on its field', async () => {
+    let answers = 0;
+    server.answer = (method, path) => {
+      if (path === '/api/v1/me/totp' && method === 'GET')
+        return ok({ enabled: answers > 1 ? false : true });
+      if (path === '/api/v1/me/totp/disable') {
+        answers += 1;
+        if (answers === 1) {
+          return fail(400, 40001, 'validation failed', {
+            fields: [{ field: 'password', rule: 'format', message: 'password is wrong' }],
+          });
+        }
+        return ok(null);
+      }
+      return undefined;
+    };
+    mount('/profile', [{ path: '/profile', element: <TotpCard /> }]);
+    await screen.findByRole('button', { name: 'Turn off' });
+    fill('Current password', 'Wrong-Password-1');
+    fill('Current code or a recovery code', '654321');
+    await submit('Turn off');
+    expect(await screen.findByText('password is wrong')).toBeTruthy();
+    fill('Current password', 'My-Password-1');
+    await submit('Turn off');
+    expect(await screen.findByText('Two-step sign-in is off')).toBeTruthy();
+    expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { code: '654321', password: 'Wrong-Password-1' },
+      { code: '654321', password: 'My-Password-1' },
+    ]);
+  });
+
+  it('says so when the server limits wrong codes (429)', async () => {
+    server.answer = (method, path) => {
+      if (path === '/api/v1/me/totp' && method === 'GET') return ok({ enabled: true });
+      if (path === '/api/v1/me/totp/disable') {
+        return fail(429, 42900, 'too many wrong codes; try again later', {
+          retry_after_seconds: 900,
+        });
+      }
+      return undefined;
+    };
+    mount('/profile', [{ path: '/profile', element: <TotpCard /> }]);
+    await screen.findByRole('button', { name: 'Turn off' });
+    fill('Current password', 'My-Password-1');
+    fill('Current code or a recovery code', '654321');
+    await submit('Turn off');
+    expect((await screen.findByRole('alert')).textContent).toMatch(/too many wrong codes/);
   });
 });
