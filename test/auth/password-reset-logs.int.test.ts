@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { smtpSettings, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 
 const PASSWORD = 'Logged-Reset-Pass-7';
 const RESET_URL = 'https://console.example.test/reset';
@@ -51,42 +50,21 @@ async function forgotFor(platform: TestPlatform, adminToken?: string) {
   return { username, email };
 }
 
-const inbox: Array<{ to: string[]; raw: string }> = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      inbox.push({
-        to: session.envelope.rcptTo.map((r) => r.address),
-        raw: Buffer.concat(chunks).toString('utf8'),
-      });
-      callback();
-    });
-  },
-});
-
+let sink: SmtpSink;
 let development: Awaited<ReturnType<typeof platformWithLogs>>;
 let production: Awaited<ReturnType<typeof platformWithLogs>>;
 let mailing: Awaited<ReturnType<typeof platformWithLogs>>;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  sink = await startSmtpSink();
   development = await platformWithLogs({ APP_ENV: 'development' });
   production = await platformWithLogs({ ADMIN_INITIAL_PASSWORD: PRODUCTION_ADMIN }, true);
-  mailing = await platformWithLogs({
-    MAIL_ENABLED: 'true',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String((smtp.server.address() as AddressInfo).port),
-  });
+  mailing = await platformWithLogs(smtpSettings(sink));
 }, 180_000);
 afterAll(async () => {
   await development?.platform.close();
   await production?.platform.close();
   await mailing?.platform.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await sink?.close();
 });
 
 describe('the password-reset link in the logs', () => {
@@ -117,7 +95,7 @@ describe('the password-reset link in the logs', () => {
   it('never puts the token in the logs when the mail goes out over SMTP', async () => {
     const { platform, lines } = mailing;
     const { email } = await forgotFor(platform);
-    const mail = await until('the mail', () => inbox.find((m) => m.to.includes(email)));
+    const mail = await until('the mail', () => sink.inbox.find((m) => m.to.includes(email)));
     const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     const token = /reset\?token=([A-Za-z0-9_-]+)/.exec(body)![1]!;
     await until('the sent-mail log line', () => lines.find((l) => l.includes('"mail sent"')));

@@ -72,19 +72,18 @@ export function instanceTasks(db: BpmDb, instanceId: number): Promise<TaskRow[]>
     .execute();
 }
 
-/** The instance of a task, for actions addressed by task id. */
-export async function instanceIdOfTask(
+/** A task's instance and holder, for actions addressed by task id; undefined for no such task. */
+export async function taskRefOf(
   db: BpmDb,
   tenantId: number,
   taskId: number,
-): Promise<number | undefined> {
-  const row = await db
+): Promise<{ instance_id: number; assignee_id: number } | undefined> {
+  return db
     .selectFrom('bpm_tasks')
-    .select('instance_id')
+    .select(['instance_id', 'assignee_id'])
     .where('tenant_id', '=', tenantId)
     .where('id', '=', taskId)
     .executeTakeFirst();
-  return row?.instance_id;
 }
 
 export interface NewInstance {

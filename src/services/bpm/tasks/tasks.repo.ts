@@ -94,21 +94,6 @@ export async function listDone(
   return { rows, total: count.total };
 }
 
-/** The holder of a task of the tenant, undefined when there is no such task. */
-export async function assigneeOfTask(
-  db: BpmDb,
-  tenantId: number,
-  taskId: number,
-): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('bpm_tasks')
-    .select('assignee_id')
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', taskId)
-    .executeTakeFirst();
-  return row?.assignee_id;
-}
-
 /** The open (pending or waiting) approval tasks a user holds, oldest first. */
 export async function openTasksOf(db: BpmDb, tenantId: number, userId: number): Promise<number[]> {
   const rows = await db

@@ -13,8 +13,8 @@ import {
 } from '../instances/instance-view.js';
 import type { InstancesService } from '../instances/instances.service.js';
 import type { InstanceRunner } from '../runtime/runner.js';
-import { instanceIdOfTask, type TaskRow } from '../runtime/state.repo.js';
-import { assigneeOfTask, openTasksOf } from './tasks.repo.js';
+import { taskRefOf, type TaskRow } from '../runtime/state.repo.js';
+import { openTasksOf } from './tasks.repo.js';
 import type { SortOrder } from '../../../platform/http/sort.js';
 import { listDone, listTodo } from './tasks.repo.js';
 import type { DONE_SORT, TODO_SORT } from './tasks.schema.js';
@@ -96,9 +96,9 @@ export class TasksService {
   }
 
   private async instanceIdOf(principal: Principal, taskId: number): Promise<number> {
-    const instanceId = await instanceIdOfTask(this.o.db, principal.tenantId, taskId);
-    if (instanceId === undefined) throw AppError.notFound('task');
-    return instanceId;
+    const ref = await taskRefOf(this.o.db, principal.tenantId, taskId);
+    if (ref === undefined) throw AppError.notFound('task');
+    return ref.instance_id;
   }
 
   private async visibleTask(principal: Principal, taskId: number) {
@@ -177,14 +177,14 @@ export class TasksService {
     if (!principal.platformAdmin) {
       throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED, 'only a platform admin reassigns');
     }
-    const holder = await assigneeOfTask(this.o.db, principal.tenantId, taskId);
-    if (holder === undefined) throw AppError.notFound('task');
+    const ref = await taskRefOf(this.o.db, principal.tenantId, taskId);
+    if (ref === undefined) throw AppError.notFound('task');
     return this.act(principal, taskId, {
       type: 'reassign',
       taskId,
       toUserId,
       comment,
-      fromUserId: holder,
+      fromUserId: ref.assignee_id,
     });
   }
 
