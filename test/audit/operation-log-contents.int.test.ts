@@ -67,7 +67,10 @@ describe('the second factor never reaches the operation log', () => {
   it('stores no body of /me/totp/*, and masks totp_code on /login', async () => {
     const user = await createUser(platform, admin);
     const { access_token: token } = await platform.login(user.username, PASSWORD);
-    const enrol = await traced('POST', '/api/v1/me/totp/enroll', { token });
+    const enrol = await traced('POST', '/api/v1/me/totp/enroll', {
+      token,
+      body: { password: PASSWORD },
+    });
     expect(enrol.res.status).toBe(200);
     const { secret, otpauth_uri: uri } = enrol.res.body.data as {
       secret: string;
@@ -75,7 +78,7 @@ describe('the second factor never reaches the operation log', () => {
     };
     const confirm = await traced('POST', '/api/v1/me/totp/confirm', {
       token,
-      body: { code: await codeAt(secret, -1) },
+      body: { code: await codeAt(secret, -1), password: PASSWORD },
     });
     expect(confirm.res.status).toBe(200);
     const recovery = confirm.res.body.data.recovery_codes as string[];

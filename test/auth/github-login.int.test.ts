@@ -150,6 +150,7 @@ describe('sign-in with GitHub (plain OAuth2 through openid-client)', () => {
     const secret = await enableTotp(
       platform,
       (await platform.login(username, PASSWORD)).access_token,
+      PASSWORD,
     );
 
     const start = await platform.call('GET', '/api/v1/login/oauth/github');

@@ -226,6 +226,7 @@ describe('the sign-in page runs the checks of POST /api/v1/login', () => {
     const secret = await enableTotp(
       platform,
       (await platform.login(username, PASSWORD)).access_token,
+      PASSWORD,
     );
 
     const { browser, form, res } = await postSignIn(username);
