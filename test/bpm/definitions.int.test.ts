@@ -94,6 +94,73 @@ describe('definitions', () => {
     expect(res.body.data.fields[0].message).toContain('a start node cannot hide fields');
   });
 
+  it('refuses to publish rules naming users or roles the tenant does not have', async () => {
+    const tree = {
+      id: 'start',
+      type: 'start',
+      name: 'Submit',
+      child: {
+        id: 'people',
+        type: 'approval',
+        name: 'People',
+        mode: 'or',
+        assignee: { type: 'users', userIds: [1, 987_654_321] },
+        child: {
+          id: 'team',
+          type: 'cc',
+          name: 'Team',
+          assignee: { type: 'roles', roleIds: [987_654_321] },
+          child: null,
+        },
+      },
+    };
+    const created = await createDefinition(platform, admin, { node_tree: tree });
+    const res = await platform.call(
+      'POST',
+      `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+      { token: admin },
+    );
+    expect([res.status, res.body.code]).toEqual([400, 40001]);
+    expect(res.body.data.fields.map((f: any) => [f.field, f.message])).toEqual([
+      ['node_tree.people', 'node "people": user 987654321 does not exist'],
+      ['node_tree.team', 'node "team": role 987654321 does not exist'],
+    ]);
+  });
+
+  it('publishes with a warning a condition on an optional field that no earlier branch routes when empty', async () => {
+    const tree = {
+      id: 'start',
+      type: 'start',
+      name: 'Submit',
+      child: {
+        id: 'size',
+        type: 'branch',
+        name: 'Size',
+        branches: [
+          {
+            id: 'big',
+            name: 'Big',
+            condition: { field: 'amount', op: 'gt', value: 1000 },
+            child: null,
+          },
+          { id: 'other', name: 'Other', default: true, child: null },
+        ],
+        child: null,
+      },
+    };
+    const created = await createDefinition(platform, admin, { node_tree: tree });
+    const res = await platform.call(
+      'POST',
+      `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+      { token: admin },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('published');
+    expect(res.body.data.warnings).toEqual([
+      { field: 'node_tree.size', message: expect.stringContaining('"amount"') },
+    ]);
+  });
+
   it('archives the previous version when a new one is published', async () => {
     const v1 = await published();
     const v2 = await platform.call('POST', `/api/v1/bpm/definitions/${v1.id}/new-version`, {

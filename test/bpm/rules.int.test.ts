@@ -273,8 +273,13 @@ describe('the diagram', () => {
 
   it('marks the node an instance is suspended at as suspended', async () => {
     const { publish, start, users, get } = h();
-    const [initiator] = await users(1);
-    const def = await publish(chain(approval('nobody', [999_999_999])));
+    const [initiator, gone] = await users(2);
+    // A user who exists (publishing refuses unknown ids) but is disabled: nobody to approve.
+    const def = await publish(chain(approval('nobody', [gone.id])));
+    await platform.call('PUT', `/api/v1/users/${gone.id}`, {
+      token: admin,
+      body: { status: 'disabled' },
+    });
     const started = await start(initiator, def.key);
     expect(started.body.data.status).toBe('suspended');
     const diagram = (await get(initiator, `/api/v1/bpm/instances/${started.body.data.id}/diagram`))

@@ -53,7 +53,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   const { directoryOf } = ports;
   registerDefinitionRoutes(
     app,
-    new DefinitionsService({ db, audit: kernel.businessAudit }),
+    new DefinitionsService({ db, directoryOf, audit: kernel.businessAudit }),
     directoryOf,
   );
   const runner = new InstanceRunner({

@@ -21,6 +21,8 @@ export interface UserProfile {
 /** Identity lookups of one tenant: the engine's assignee directory, and profiles. */
 export interface BpmDirectory extends AssigneeDirectory {
   profile(userId: number): Promise<UserProfile | undefined>;
+  /** The roles among `ids` that exist in the tenant (publishing refuses rules naming others). */
+  knownRoles(ids: number[]): Promise<number[]>;
 }
 
 /**

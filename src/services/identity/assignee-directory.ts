@@ -33,6 +33,16 @@ export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantD
         .orderBy('iam_users.id')
         .execute()) as DirectoryMember[];
     },
+    async knownRoles(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('iam_roles')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute();
+      return rows.map((r) => r.id);
+    },
     async parentOf(deptId) {
       const row = await db
         .selectFrom('iam_departments')

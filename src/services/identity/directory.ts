@@ -55,6 +55,8 @@ export interface TenantDirectory {
   users(ids: number[]): Promise<DirectoryMember[]>;
   /** Users holding any of the roles, in the tenant, by id. */
   usersInRoles(roleIds: number[]): Promise<DirectoryMember[]>;
+  /** The roles among `ids` that exist in the tenant. */
+  knownRoles(ids: number[]): Promise<number[]>;
   /** The department's parent id, or null at the top; undefined when it does not exist. */
   parentOf(deptId: number): Promise<number | null | undefined>;
   /** The department's leader, or null when it has none; undefined when it does not exist. */

@@ -2156,6 +2156,11 @@ export interface operations {
                             created_at: string;
                             updated_at: string;
                             published_at: string | null;
+                            /** @description what may keep requests from deciding their route (a condition on an optional field with no "empty" branch before it); published all the same */
+                            warnings: {
+                                field: string;
+                                message: string;
+                            }[];
                         };
                     };
                 };

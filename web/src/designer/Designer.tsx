@@ -119,8 +119,10 @@ function DesignerFor({ definition }: { definition: Definition }) {
         }),
       );
     },
-    onSuccess: async () => {
+    onSuccess: async (published) => {
       message.success(t('designer.published'));
+      // Published all the same; what may keep requests from deciding their route is said once.
+      for (const warning of published.warnings) message.warning(warning.message, 10);
       await queryClient.invalidateQueries({ queryKey: ['bpm'] });
     },
     onError: setProblem,

@@ -15,6 +15,13 @@ import type { DefinitionsService } from './definitions.service.js';
 
 const tags = ['bpm'];
 const one = { 200: envelopeOf(definitionView) };
+const publishedView = definitionView.extend({
+  warnings: z
+    .array(z.object({ field: z.string(), message: z.string() }))
+    .describe(
+      'what may keep requests from deciding their route (a condition on an optional field with no "empty" branch before it); published all the same',
+    ),
+});
 
 export function registerDefinitionRoutes(
   app: HttpApp,
@@ -79,12 +86,13 @@ export function registerDefinitionRoutes(
     permission: PermissionCode,
     summary: string,
     run: (p: ReturnType<typeof principalOf>, id: number) => Promise<unknown>,
+    response: z.ZodType = definitionView,
   ) =>
     app.post(
       `/api/v1/bpm/definitions/:id/${path}`,
       {
         preHandler: requirePermission(permission),
-        schema: { tags, summary, params: idParams, response: one },
+        schema: { tags, summary, params: idParams, response: { 200: envelopeOf(response) } },
       },
       async (request) =>
         ok((await run(principalOf(request), request.params.id)) as z.infer<typeof definitionView>),
@@ -94,6 +102,7 @@ export function registerDefinitionRoutes(
     'bpm:definition:publish',
     'Publish after full-tree validation; archives the published version',
     (p, id) => definitions.publish(p, id),
+    publishedView,
   );
   transition(
     'new-version',

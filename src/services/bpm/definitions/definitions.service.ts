@@ -5,14 +5,18 @@ import { inTransaction } from '../../../platform/db/transaction.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
 import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
 import { toIso, toIsoOrNull } from '../../../platform/http/params.js';
-import type { BpmDb, Starters } from '../bpm.tables.js';
+import type { BpmDb, BpmTables, Starters } from '../bpm.tables.js';
 import {
   definitionSizeProblems,
+  namedIds,
+  publishWarnings,
   validateFormSchema,
   validateTree,
+  type FlowNode,
   type FormSchema,
+  type PublishWarning,
 } from '../engine/index.js';
-import type { UserProfile } from '../bpm.ports.js';
+import type { BpmDirectory, DirectoryOf, UserProfile } from '../bpm.ports.js';
 import {
   archivePublished,
   bizTypeOwner,
@@ -35,8 +39,39 @@ import type {
 
 export interface DefinitionsServiceOptions {
   db: BpmDb;
+  /** Identity's lookups: publishing refuses rules that name people or roles that do not exist. */
+  directoryOf: DirectoryOf;
   /** Where changes are recorded (the kernel's business-audit writer). */
   audit: BusinessAuditWriter;
+}
+
+/** A `users` or `roles` rule (or fallback list) naming an id the tenant does not have. */
+async function unknownIdProblems(directory: BpmDirectory, tree: FlowNode): Promise<FieldProblem[]> {
+  const { users, roles } = namedIds(tree);
+  const problems: FieldProblem[] = [];
+  const found = new Set((await directory.users([...users.keys()])).map((u) => u.id));
+  for (const [id, nodes] of users) {
+    if (found.has(id)) continue;
+    for (const node of nodes) {
+      problems.push({
+        field: `node_tree.${node}`,
+        rule: 'option',
+        message: `node "${node}": user ${id} does not exist`,
+      });
+    }
+  }
+  const knownRoles = new Set(await directory.knownRoles([...roles.keys()]));
+  for (const [id, nodes] of roles) {
+    if (knownRoles.has(id)) continue;
+    for (const node of nodes) {
+      problems.push({
+        field: `node_tree.${node}`,
+        rule: 'option',
+        message: `node "${node}": role ${id} does not exist`,
+      });
+    }
+  }
+  return problems;
 }
 
 export function toDefinitionView(row: DefinitionRow): DefinitionView {
@@ -239,26 +274,37 @@ export class DefinitionsService {
    * archives the key's published version in the same transaction. Running instances keep the
    * version they froze.
    */
-  async publish(principal: Principal, id: number): Promise<DefinitionView> {
+  async publish(
+    principal: Principal,
+    id: number,
+  ): Promise<DefinitionView & { warnings: PublishWarning[] }> {
     return inTransaction(this.o.db, async (trx) => {
       const row = await this.require(trx, principal.tenantId, id, true);
       if (row.status !== 'draft' && row.status !== 'suspended') {
         throw AppError.conflict(`a ${row.status} version cannot be published`);
       }
       const schemaProblems = validateFormSchema(row.form_schema);
+      const treeProblems =
+        schemaProblems.length === 0
+          ? validateTree(row.node_tree, row.form_schema as FormSchema)
+          : [];
       const problems = [
         ...schemaProblems,
-        ...(schemaProblems.length === 0
-          ? validateTree(row.node_tree, row.form_schema as FormSchema)
-          : []),
+        ...treeProblems,
         ...bizTypeProblems(row.form_mode, row.biz_type),
       ];
+      // Only a tree of the right shape is read for the ids its rules name.
+      if (schemaProblems.length === 0 && treeProblems.length === 0) {
+        const directory = this.o.directoryOf<BpmTables>(principal.tenantId, trx);
+        problems.push(...(await unknownIdProblems(directory, row.node_tree as FlowNode)));
+      }
       if (problems.length > 0)
         throw AppError.validation(problems, 'the definition cannot be published');
       await archivePublished(trx, principal.tenantId, row.key);
       const published = await setStatus(trx, principal.tenantId, id, 'published', true);
       await auditDefinition(this.o.audit, trx, principal, 'publish', row, published);
-      return toDefinitionView(published);
+      const warnings = publishWarnings(row.node_tree as FlowNode, row.form_schema as FormSchema);
+      return { ...toDefinitionView(published), warnings };
     });
   }
 

@@ -52,3 +52,4 @@ export * from './form.js';
 export * from './validate-tree.js';
 export * from './hidden.js';
 export * from './tree-size.js';
+export * from './publish-checks.js';
