@@ -188,6 +188,8 @@ describe('an OAuth grant ends with the user’s sessions', () => {
       body: { password: NEXT_PASSWORD },
     });
     await expectGrantEnded(user.tokens);
+    // A password an administrator set is changed at the next sign-in before any client is let in.
+    await platform.login(user.username, NEXT_PASSWORD);
     const again = await codeFlow(config, {
       scope: 'openid offline_access',
       credentials: { username: user.username, password: NEXT_PASSWORD },
