@@ -254,7 +254,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a suspended instance, re-evaluating its node (platform admin) */
+        /** Resume a suspended instance, repaired (form_patch, assignee_ids, branch_id) or re-evaluated (platform admin) */
         post: operations["postBpmInstancesByIdResume"];
         delete?: never;
         options?: never;
@@ -2709,6 +2709,14 @@ export interface operations {
             content: {
                 "application/json": {
                     comment?: string | null;
+                    /** @description fields of the frozen form to set (validated as on start; null clears one) */
+                    form_patch?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description open the suspended step's tasks for these active users */
+                    assignee_ids?: number[];
+                    /** @description enter this branch of the branch node that could not decide */
+                    branch_id?: string;
                 };
             };
         };

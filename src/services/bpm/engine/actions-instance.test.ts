@@ -132,6 +132,97 @@ describe('resume', () => {
     expect(logs(effects)[0]).toMatchObject({ action: 'resume', nodeId: 'a' });
   });
 
+  it('repairs a step without approvers with the people named (assignee_ids), logged', async () => {
+    const tree = chain(start(), approval('a', users(40)));
+    const { ctx, state } = await started(
+      tree,
+      {},
+      testDirectory([{ id: 40, active: false }, { id: 41 }]),
+    );
+    const { state: next, effects } = await applyAction(
+      ctx,
+      state,
+      { type: 'resume', assigneeIds: [41] },
+      admin(),
+    );
+    expect(next).toMatchObject({ status: 'running', currentNodeId: 'a', path: ['start', 'a'] });
+    expect(next.tasks.map((t) => [t.assigneeId, t.status])).toEqual([[41, 'pending']]);
+    expect(logs(effects)[0]).toMatchObject({ action: 'resume', details: { assignee_ids: [41] } });
+    for (const bad of [[40], [404], [INITIATOR]]) {
+      await expect(
+        applyAction(ctx, state, { type: 'resume', assigneeIds: bad }, admin()),
+      ).rejects.toMatchObject({ code: 40001 });
+    }
+  });
+
+  it('repairs an undecidable branch node with the branch named (branch_id)', async () => {
+    const tree = chain(
+      start(),
+      branch('b', [
+        {
+          id: 'x',
+          name: 'X',
+          condition: { field: 'n', op: 'gt', value: 1 },
+          child: approval('xa', users(3)),
+        },
+        {
+          id: 'y',
+          name: 'Y',
+          condition: { field: 'n', op: 'lt', value: -1 },
+          child: approval('ya', users(4)),
+        },
+      ]),
+    );
+    const { ctx, state } = await started(tree, { n: 0 });
+    expect(state.status).toBe('suspended');
+    const { state: next, effects } = await applyAction(
+      ctx,
+      state,
+      { type: 'resume', branchId: 'y' },
+      admin(),
+    );
+    expect(next).toMatchObject({
+      status: 'running',
+      currentNodeId: 'ya',
+      path: ['start', 'b', 'ya'],
+    });
+    expect(logActions(effects)).toEqual(['resume', 'branch']);
+    await expect(
+      applyAction(ctx, state, { type: 'resume', branchId: 'nope' }, admin()),
+    ).rejects.toMatchObject({ code: 40001 });
+    await expect(
+      applyAction(ctx, state, { type: 'resume', assigneeIds: [3] }, admin()),
+    ).rejects.toMatchObject({ code: 40001 });
+  });
+
+  it('repairs the form (form_patch): validated, merged, logged as an edit, then re-evaluated', async () => {
+    const tree = chain(
+      start(),
+      approval('lead', { type: 'dept_leader', source: 'form_field', field: 'dept' }),
+    );
+    // Department 3 has no leader: the step stops; department 1's leader is user 21.
+    const { ctx, state } = await started(tree, { dept: 3 });
+    ctx.schema = { fields: [{ key: 'dept', label: 'Department', type: 'number' }] };
+    expect(state.status).toBe('suspended');
+    const { state: next, effects } = await applyAction(
+      ctx,
+      state,
+      { type: 'resume', formPatch: { dept: 1 } },
+      admin(),
+    );
+    expect(next.form).toEqual({ dept: 1 });
+    expect(next.tasks.map((t) => t.assigneeId)).toEqual([21]);
+    expect(logs(effects).map((l) => [l.action, l.details])).toEqual([
+      ['resume', { form_patch: ['dept'] }],
+      ['edit', { changes: [{ field: 'dept', before: 3, after: 1 }] }],
+    ]);
+    for (const patch of [{ dept: 'x' }, { other: 1 }]) {
+      await expect(
+        applyAction(ctx, state, { type: 'resume', formPatch: patch }, admin()),
+      ).rejects.toMatchObject({ code: 40002 });
+    }
+  });
+
   it('suspends again when the node still cannot proceed', async () => {
     const tree = chain(
       start(),

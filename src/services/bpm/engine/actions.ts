@@ -20,10 +20,11 @@ import {
 } from './action-checks.js';
 import { urge, withdraw } from './actions-followup.js';
 import { delegate, reassign, resolve, transfer } from './actions-handover.js';
+import { resume } from './actions-resume.js';
 import { addSign, reduceSign, settleSignChain } from './actions-sign.js';
 import { cancelAllowed, isSignChainTask, returnPreviousTarget } from './available.js';
 import { applyEdits } from './edits.js';
-import { findNode, nextNodeAfter } from './tree.js';
+import { nextNodeAfter } from './tree.js';
 import type {
   Action,
   Actor,
@@ -215,20 +216,6 @@ function terminate({ ctx, s, action, actor }: Step<'terminate'>) {
   ];
   endInstance(ctx, s, 'terminated', effects);
   return { state: s, effects };
-}
-
-/** Re-evaluates the node the instance stopped at; it may suspend again. */
-async function resume({ ctx, s, action, actor }: Step<'resume'>) {
-  if (!actor.platformAdmin || actor.system) throw notAllowed('only a platform admin resumes');
-  if (s.status !== 'suspended' || !s.suspendReason)
-    throw AppError.conflict('the instance is not suspended');
-  const nodeId = s.suspendReason.node_id;
-  const node = findNode(ctx.tree, nodeId);
-  if (!node) throw new Error(`suspended at unknown node ${nodeId}`);
-  const effects = [logEffect(ctx, nodeId, 'resume', actor.userId, action.comment ?? null, s.round)];
-  // The node was entered (and recorded) when it suspended; `advance` records it again.
-  if (s.path.at(-1) === nodeId) s.path.pop();
-  return continueAt(ctx, s, node, effects);
 }
 
 /** Applies one action by `actor`; returns the new state and what persistence must write. */

@@ -29,6 +29,19 @@ export function applyEdits(
       },
     );
   }
+  return patchForm(schema, form, sent);
+}
+
+/**
+ * Merges the sent fields into the form: only they are validated (40002), as a client types them
+ * (amounts in yuan); a field set to null is removed. Answers the merged form and the fields whose
+ * value changed, in schema order. The caller decides which keys may be sent.
+ */
+export function patchForm(
+  schema: FormSchema,
+  form: FormData,
+  sent: Record<string, unknown>,
+): { form: FormData; changes: FieldChange[] } {
   const fields = schema.fields.filter((f) => Object.hasOwn(sent, f.key));
   const checked = validateForm({ fields }, sent);
   if (!checked.ok)

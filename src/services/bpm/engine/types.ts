@@ -292,7 +292,18 @@ export type Action =
   /** `form` is already validated against the schema by the caller. */
   | { type: 'resubmit'; form: FormData }
   | { type: 'terminate'; comment?: string | null }
-  | { type: 'resume'; comment?: string | null }
+  /**
+   * Resume, with the repairs a platform admin may make (BPM.md): `formPatch` (fields of the
+   * frozen schema, validated and merged), `assigneeIds` (open the suspended step's tasks for
+   * these people), `branchId` (enter this branch of the branch node that could not decide).
+   */
+  | {
+      type: 'resume';
+      comment?: string | null;
+      formPatch?: Record<string, unknown>;
+      assigneeIds?: number[];
+      branchId?: string;
+    }
   /** The initiator reminds the holders of the pending tasks (once an hour per task). */
   | { type: 'urge'; comment?: string | null }
   /** The actor of the last approval takes it back while the next node is untouched. */

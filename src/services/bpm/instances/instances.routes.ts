@@ -13,6 +13,7 @@ import {
   listAllQuery,
   listMyQuery,
   resubmitBody,
+  resumeBody,
   startBody,
   timelineView,
 } from './instances.schema.js';
@@ -22,7 +23,13 @@ const tags = ['bpm'];
 const detail = { 200: envelopeOf(instanceDetailView) };
 
 /** The union of the instance action bodies; each route's own schema has checked its shape. */
-type InstanceActionBody = { comment?: string | null; form?: FormData };
+type InstanceActionBody = {
+  comment?: string | null;
+  form?: FormData;
+  form_patch?: Record<string, unknown>;
+  assignee_ids?: number[];
+  branch_id?: string;
+};
 
 export function registerInstanceRoutes(
   app: HttpApp,
@@ -140,8 +147,14 @@ export function registerInstanceRoutes(
   );
   instanceAction(
     'resume',
-    'Resume a suspended instance, re-evaluating its node (platform admin)',
-    commentBody,
-    (b) => ({ type: 'resume', comment: b.comment ?? null }),
+    'Resume a suspended instance, repaired (form_patch, assignee_ids, branch_id) or re-evaluated (platform admin)',
+    resumeBody,
+    (b) => ({
+      type: 'resume',
+      comment: b.comment ?? null,
+      ...(b.form_patch ? { formPatch: b.form_patch } : {}),
+      ...(b.assignee_ids ? { assigneeIds: b.assignee_ids } : {}),
+      ...(b.branch_id !== undefined ? { branchId: b.branch_id } : {}),
+    }),
   );
 }

@@ -61,6 +61,28 @@ export const listAllQuery = z.object({
 export const commentBody = z.object({ comment: comment.nullish() }).optional();
 export const resubmitBody = z.object({ form: z.record(z.string(), z.unknown()) });
 
+/** Resume, with a platform admin's repairs of what stopped the instance (BPM.md). */
+export const resumeBody = z
+  .object({
+    comment: comment.nullish(),
+    form_patch: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('fields of the frozen form to set (validated as on start; null clears one)'),
+    assignee_ids: z
+      .array(userId)
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("open the suspended step's tasks for these active users"),
+    branch_id: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('enter this branch of the branch node that could not decide'),
+  })
+  .optional();
+
 export const suspendReasonView = z
   .object({
     code: z.enum(['empty_assignee', 'condition_failed']),

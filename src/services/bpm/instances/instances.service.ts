@@ -75,6 +75,17 @@ function withoutHiddenChanges(
   return { ...details, changes };
 }
 
+/** A resume's repairs, as the business audit records them (the fields patched, not their values). */
+function repairsOf(action: Action): { repairs?: Record<string, unknown> } {
+  if (action.type !== 'resume') return {};
+  const repairs = {
+    ...(action.formPatch ? { form_patch: Object.keys(action.formPatch) } : {}),
+    ...(action.assigneeIds ? { assignee_ids: action.assigneeIds } : {}),
+    ...(action.branchId !== undefined ? { branch_id: action.branchId } : {}),
+  };
+  return Object.keys(repairs).length > 0 ? { repairs } : {};
+}
+
 /** Starting instances, reading them, and the instance-level actions. */
 export class InstancesService {
   constructor(private readonly o: InstancesServiceOptions) {}
@@ -308,7 +319,7 @@ export class InstancesService {
                 targetType: 'instance',
                 targetIds: [id],
                 before: toInstanceItem(before),
-                after: toInstanceItem(after),
+                after: { ...toInstanceItem(after), ...repairsOf(action) },
                 summary: `${action.type === 'terminate' ? 'terminated' : 'resumed'} instance ${id} (${before.title})`,
               })
           : undefined,
