@@ -124,6 +124,42 @@ describe('withdraw', () => {
     expect([late.status, late.body.code]).toEqual([409, 40900]);
   });
 
+  it('gives an `or` node\u2019s co-holders their tasks back and undoes the approval\u2019s form edit', async () => {
+    const { publish, start, pendingTaskOf, act, users, get } = h();
+    const [initiator, a, b, c] = await users(4);
+    const def = await publish(
+      chain(
+        approval('first', [a.id, b.id], { mode: 'or', editableFields: ['reason'] }),
+        approval('second', [c.id]),
+      ),
+    );
+    const id = (await start(initiator, def.key, { reason: 'original', days: 1 })).body.data.id;
+    const task = await pendingTaskOf(a, id);
+    const approved = await act(a, task.id, 'approve', { form: { reason: 'edited' } });
+    expect(approved.body.data.instance.form.reason).toBe('edited');
+    expect(await pendingTaskOf(b, id)).toBeUndefined();
+
+    const withdrawn = await act(a, task.id, 'withdraw', {});
+    expect(withdrawn.status).toBe(200);
+    expect(withdrawn.body.data.instance.form.reason).toBe('original');
+    expect(await pendingTaskOf(b, id)).toBeDefined();
+    const edits = (await get(initiator, `/api/v1/bpm/instances/${id}/timeline`)).body.data
+      .filter((e: any) => e.action === 'edit')
+      .map((e: any) => e.details.changes);
+    expect(edits).toEqual([
+      [{ field: 'reason', before: 'original', after: 'edited' }],
+      [{ field: 'reason', before: 'edited', after: 'original' }],
+    ]);
+    // Approved by the co-holder without an edit, then withdrawn: nothing is undone.
+    const other = (await pendingTaskOf(b, id)).id;
+    await act(b, other, 'approve', {});
+    const again = await act(b, other, 'withdraw', {});
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data.instance.form.reason).toBe('original');
+    const after = (await get(initiator, `/api/v1/bpm/instances/${id}/timeline`)).body.data;
+    expect(after.filter((e: any) => e.action === 'edit')).toHaveLength(2);
+  });
+
   it('refuses once the next approver transferred their task (passing it on is acting)', async () => {
     const { publish, start, pendingTaskOf, act, users } = h();
     const [initiator, a, b, c] = await users(4);

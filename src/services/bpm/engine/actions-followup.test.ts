@@ -5,6 +5,7 @@ import {
   approval,
   chain,
   logActions,
+  logs,
   pendingOf,
   person,
   start,
@@ -89,6 +90,36 @@ describe('withdraw', () => {
       status: 'pending',
       dueAt: later.now + 2 * HOUR,
     });
+  });
+
+  it('reopens the co-holders an `or` approval closed, and reverts the form edits it made', async () => {
+    const tree = chain(
+      start(),
+      approval('a', users(1, 2, 3), { mode: 'or' }),
+      approval('b', users(4)),
+    );
+    const { ctx, state } = await started(tree, { note: 'before' });
+    const taskId = pendingOf(state.tasks, 1).id;
+    const approved = await applyAction(ctx, state, { type: 'approve', taskId }, person(1));
+    approved.state.form.note = 'after';
+    const later = { ...ctx, now: ctx.now + HOUR };
+    const { state: s, effects } = await applyAction(
+      later,
+      approved.state,
+      { type: 'withdraw', taskId, edits: [{ field: 'note', before: 'before', after: 'after' }] },
+      person(1),
+    );
+    expect(s.tasks.filter((t) => t.nodeId === 'a').map((t) => [t.assigneeId, t.status])).toEqual([
+      [1, 'pending'],
+      [2, 'pending'],
+      [3, 'pending'],
+    ]);
+    expect(s.form).toEqual({ note: 'before' });
+    expect(logs(effects).map((l) => [l.action, l.details ?? null])).toEqual([
+      ['withdraw', null],
+      ['edit', { changes: [{ field: 'note', before: 'after', after: 'before' }] }],
+    ]);
+    expect(effects).toContainEqual({ type: 'notify', kind: 'todo', userIds: [2, 3], nodeId: 'a' });
   });
 
   it('is refused after the next node acted (40900), and to others (40301)', async () => {

@@ -1,6 +1,6 @@
 import { AppError } from '../../../platform/http/errors.js';
 import { dueAtFor, isOpen, logEffect } from './advance.js';
-import { notAllowed, type Step } from './action-checks.js';
+import { notAllowed, sameNodeRound, type Step } from './action-checks.js';
 import { urgeableTasks, withdrawAllowed } from './available.js';
 import { findNode } from './tree.js';
 import type { Effect, EngineResult } from './types.js';
@@ -33,8 +33,9 @@ export function urge({ ctx, s, action, actor }: Step<'urge'>): EngineResult {
 /**
  * The actor of the last approval takes it back while the next node has not been acted on: the
  * open tasks after it are canceled, their task is pending again with the node's timeout re-armed
- * from now (the old deadline may have passed while it was approved), the cursor and path go back
- * to its node. CC records written on the way stay (the copies were sent).
+ * from now (the old deadline may have passed while it was approved), and so are the tasks of an
+ * `or` node's co-holders that the approval closed; the form edits it made are reverted; the
+ * cursor and path go back to its node. CC records written on the way stay (the copies were sent).
  */
 export function withdraw({ ctx, s, action, actor }: Step<'withdraw'>): EngineResult {
   const task = s.tasks.find((t) => t.id === action.taskId);
@@ -44,24 +45,58 @@ export function withdraw({ ctx, s, action, actor }: Step<'withdraw'>): EngineRes
   if (!withdrawAllowed(ctx.tree, s, task)) {
     throw AppError.conflict('only the last approval, before the next node acts, is withdrawn');
   }
+  const node = findNode(ctx.tree, task.nodeId)!;
+  if (node.type !== 'approval')
+    throw new Error(`task ${task.id} is on non-approval node ${node.id}`);
+  const decidedAt = task.finishedAt;
   for (const t of s.tasks) {
     if (isOpen(t)) {
       t.status = 'canceled';
       t.finishedAt = ctx.now;
     }
   }
-  task.status = 'pending';
+  // An `or` approval closed its co-holders' tasks at the moment it was given: they reopen.
+  const coHolders =
+    node.mode === 'or'
+      ? s.tasks.filter(
+          (t) =>
+            t !== task &&
+            sameNodeRound(task)(t) &&
+            t.status === 'canceled' &&
+            t.result === null &&
+            t.finishedAt === decidedAt,
+        )
+      : [];
+  for (const t of [task, ...coHolders]) {
+    t.status = 'pending';
+    t.finishedAt = null;
+    t.dueAt = dueAtFor(ctx, node);
+  }
   task.result = null;
   task.comment = null;
-  task.finishedAt = null;
-  const node = findNode(ctx.tree, task.nodeId)!;
-  if (node.type === 'approval') task.dueAt = dueAtFor(ctx, node);
   s.path = s.path.slice(0, s.path.lastIndexOf(node.id) + 1);
   s.currentNodeId = node.id;
-  return {
-    state: s,
-    effects: [
-      logEffect(ctx, node.id, 'withdraw', actor.userId, action.comment ?? null, task.round),
-    ],
-  };
+  const effects: Effect[] = [
+    logEffect(ctx, node.id, 'withdraw', actor.userId, action.comment ?? null, task.round),
+  ];
+  // The form goes back to what it was before the approval's edits.
+  const reverted = (action.edits ?? []).map((c) => ({
+    field: c.field,
+    before: c.after,
+    after: c.before,
+  }));
+  for (const change of reverted) {
+    if (change.after === null) delete s.form[change.field];
+    else s.form[change.field] = change.after;
+  }
+  if (reverted.length > 0) {
+    effects.push(
+      logEffect(ctx, node.id, 'edit', actor.userId, null, task.round, { changes: reverted }),
+    );
+  }
+  if (coHolders.length > 0) {
+    const userIds = coHolders.map((t) => t.assigneeId);
+    effects.push({ type: 'notify', kind: 'todo', userIds, nodeId: node.id });
+  }
+  return { state: s, effects };
 }

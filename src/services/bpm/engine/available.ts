@@ -132,8 +132,12 @@ export function withdrawAllowed(tree: FlowNode, state: InstanceState, task: Task
       ((t.finishedAt ?? 0) > task.finishedAt! || (after.has(t.nodeId) && t.round >= task.round)),
   );
   if (later) return false;
+  // Tasks canceled before this approval (an earlier withdrawal's) are history, not the next node.
   const next = state.tasks.filter(
-    (t) => t.nodeId === state.currentNodeId && t.round === state.round,
+    (t) =>
+      t.nodeId === state.currentNodeId &&
+      t.round === state.round &&
+      !(t.status === 'canceled' && (t.finishedAt ?? 0) <= task.finishedAt!),
   );
   return (
     next.length > 0 &&

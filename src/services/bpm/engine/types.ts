@@ -307,7 +307,13 @@ export type Action =
   /** The initiator reminds the holders of the pending tasks (once an hour per task). */
   | { type: 'urge'; comment?: string | null }
   /** The actor of the last approval takes it back while the next node is untouched. */
-  | { type: 'withdraw'; taskId: number; comment?: string | null }
+  | {
+      type: 'withdraw';
+      taskId: number;
+      comment?: string | null;
+      /** The form edits the withdrawn approval made (its `edit` entry), to revert. */
+      edits?: FieldChange[];
+    }
   /** A platform admin moves an open task to another active user. */
   | {
       type: 'reassign';

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Page } from '../../../platform/http/envelope.js';
 import type { Sort } from '../../../platform/http/sort.js';
 import type { BpmDb } from '../bpm.tables.js';
+import type { FieldChange } from '../engine/index.js';
 import type { DONE_SORT, TODO_SORT } from './tasks.schema.js';
 
 // The approver's lists; every query tenant-scoped.
@@ -106,4 +107,30 @@ export async function openTasksOf(db: BpmDb, tenantId: number, userId: number): 
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * The form edits the operator's latest approval of a task's node and round made: its `edit`
+ * entry is written just before its `approve` entry, so the two are the operator's last entries
+ * there. None when the approval edited nothing.
+ */
+export async function editsOfLastApproval(
+  db: BpmDb,
+  instanceId: number,
+  task: { nodeId: string; round: number },
+  operatorId: number,
+): Promise<FieldChange[]> {
+  const [last, before] = await db
+    .selectFrom('bpm_logs')
+    .select(['action', 'details'])
+    .where('instance_id', '=', instanceId)
+    .where('node_id', '=', task.nodeId)
+    .where('round', '=', task.round)
+    .where('operator_id', '=', operatorId)
+    .orderBy('id', 'desc')
+    .limit(2)
+    .execute();
+  if (last?.action !== 'approve' || before?.action !== 'edit') return [];
+  const changes = before.details?.changes;
+  return Array.isArray(changes) ? (changes as FieldChange[]) : [];
 }

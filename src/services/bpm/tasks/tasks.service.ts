@@ -14,7 +14,7 @@ import {
 import type { InstancesService } from '../instances/instances.service.js';
 import type { InstanceRunner } from '../runtime/runner.js';
 import { taskRefOf, type TaskRow } from '../runtime/state.repo.js';
-import { openTasksOf } from './tasks.repo.js';
+import { editsOfLastApproval, openTasksOf } from './tasks.repo.js';
 import type { SortOrder } from '../../../platform/http/sort.js';
 import { listDone, listTodo } from './tasks.repo.js';
 import type { DONE_SORT, TODO_SORT } from './tasks.schema.js';
@@ -140,16 +140,28 @@ export class TasksService {
   async act(principal: Principal, taskId: number, action: Action) {
     const instanceId = await this.instanceIdOf(principal, taskId);
     let viewer: Viewer | undefined;
+    let command = action;
     const done = await this.o.runner.act(
       principal.tenantId,
       instanceId,
       operatorOf(principal),
       // The engine checks an approver's edits (editableFields) and validates only what was sent.
-      (ctx, current) => applyAction(ctx, current.state, action, actorOf(principal)),
+      (ctx, current) => applyAction(ctx, current.state, command, actorOf(principal)),
       {
         taskId,
         guard: async (trx, loaded) => {
           viewer = await this.o.instances.viewerOf(trx, principal, loaded).catch(asTaskNotFound);
+          // A withdrawal reverts the form edits its approval made: read them under the lock.
+          const task = loaded.state.tasks.find((t) => t.id === taskId);
+          if (command.type === 'withdraw' && task) {
+            const edits = await editsOfLastApproval(
+              trx,
+              loaded.instance.id,
+              task,
+              principal.userId,
+            );
+            command = { ...command, edits };
+          }
           return true;
         },
         afterPersist:
