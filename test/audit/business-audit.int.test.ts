@@ -26,10 +26,8 @@ async function freshTenant() {
     },
   });
   expect(res.status).toBe(200);
-  return {
-    id: res.body.data.id as number,
-    token: (await platform.login('chief', 'Chief-Passw0rd!', code)).access_token,
-  };
+  const session = await platform.login('chief', 'Chief-Passw0rd!', code);
+  return { id: res.body.data.id as number, token: session.access_token, adminId: session.user.id };
 }
 
 const audit = (token: string, query = '') =>
@@ -96,16 +94,20 @@ describe('business audit', () => {
             id: 'a',
             type: 'approval',
             name: 'A',
-            assignee: { type: 'users', userIds: [1] },
+            // Publishing refuses users the tenant does not have: its own administrator.
+            assignee: { type: 'users', userIds: [tenant.adminId] },
             mode: 'or',
             child: null,
           },
         },
       },
     });
-    await platform.call('POST', `/api/v1/bpm/definitions/${def.body.data.id}/publish`, {
-      token: tenant.token,
-    });
+    const published = await platform.call(
+      'POST',
+      `/api/v1/bpm/definitions/${def.body.data.id}/publish`,
+      { token: tenant.token },
+    );
+    expect(published.status).toBe(200);
     const roleRows = (await audit(tenant.token, '?target_type=role')).body.data.list;
     expect(roleRows[0].before.permissions).toEqual(['system:user:list']);
     expect(roleRows[0].after.permissions).toEqual(['system:role:list', 'system:user:list']);
