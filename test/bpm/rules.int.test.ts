@@ -191,6 +191,44 @@ describe('self-approval', () => {
   });
 });
 
+describe('a leader who starts their own request', () => {
+  it('goes to the next level up by default; `skip` passes the step, saying why', async () => {
+    const { publish, start, get } = h();
+    const boss = await createUserWith(platform, []);
+    const top = await department(boss.id);
+    const lead = await userIn(await department(null, top));
+    // `lead` is made the leader of their own department once they are in it.
+    const own = (await get(admin, `/api/v1/users/${lead.id}`)).body.data.dept_id as number;
+    await platform.call('PUT', `/api/v1/departments/${own}`, {
+      token: admin,
+      body: { leader_id: lead.id },
+    });
+    const step = (extra: Record<string, unknown>) =>
+      chain({
+        ...approval('leader', []),
+        assignee: { type: 'dept_leader', source: 'initiator', ...extra },
+      });
+    const upward = await publish(step({}));
+    const started = await start(lead, upward.key);
+    expect(started.body.data.status).toBe('running');
+    expect(started.body.data.tasks.map((t: any) => t.assignee_id)).toEqual([boss.id]);
+    const explained = await platform.call(
+      'GET',
+      `/api/v1/bpm/tasks/${started.body.data.tasks[0].id}/explain`,
+      { token: boss.token },
+    );
+    expect(explained.body.data.resolution.note).toMatch(/initiator leads department/);
+
+    const skipping = await publish(step({ initiatorIsLeader: 'skip' }));
+    const passed = await start(lead, skipping.key);
+    expect(passed.body.data.status).toBe('approved');
+    const entry = (
+      await get(lead, `/api/v1/bpm/instances/${passed.body.data.id}/timeline`)
+    ).body.data.find((e: any) => e.action === 'auto_pass');
+    expect(entry.comment).toMatch(/initiator leads this department/);
+  });
+});
+
 describe('simulate', () => {
   it('answers 40001 listing every problem of a malformed draft, as publish does', async () => {
     const created = await createDefinition(platform, admin, {

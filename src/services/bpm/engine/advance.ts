@@ -222,7 +222,9 @@ export async function advance(
         suspend(ctx, s, { code: 'empty_assignee', node_id: node.id, detail }, effects);
         return { state: s, effects };
       }
-      effects.push(logEffect(ctx, node.id, 'auto_pass', SYSTEM_OPERATOR, null, s.round));
+      // Why, when it was not the empty-assignee strategy (a leader rule's `skip`).
+      const why = r.strategy === null ? r.resolution.note : null;
+      effects.push(logEffect(ctx, node.id, 'auto_pass', SYSTEM_OPERATOR, why, s.round));
       node = nextNodeAfter(ctx.tree, node.id);
     }
   }

@@ -205,3 +205,42 @@ describe('resolveNodeAssignees: no self-approval', () => {
     expect(r.userIds).toEqual([1, 2]);
   });
 });
+
+describe('a leader who starts their own request (initiatorIsLeader)', () => {
+  // Departments: 1 (leader 21) ← 2 (leader 22) ← 3 (no leader); 22 starts in department 2.
+  const leader = source({ initiatorId: 22, initiatorDeptId: 2 });
+  const step = (initiatorIsLeader?: 'next_level' | 'skip' | 'allow') =>
+    approval('lead', {
+      type: 'dept_leader',
+      source: 'initiator',
+      ...(initiatorIsLeader ? { initiatorIsLeader } : {}),
+    });
+
+  it('goes to the next level up by default, and says why', async () => {
+    const r = await resolveNodeAssignees(step(), leader, DEFAULT_DIRECTORY);
+    expect(r).toMatchObject({ outcome: 'tasks', userIds: [21] });
+    expect(r.resolution).toMatchObject({ deptId: 2, leaderDeptId: 1 });
+    expect(r.resolution.note).toMatch(/initiator leads department 2/);
+  });
+
+  it('finds nobody when the initiator leads every department up to the top', async () => {
+    const top = source({ initiatorId: 21, initiatorDeptId: 1 });
+    const r = await resolveNodeAssignees(step(), top, DEFAULT_DIRECTORY);
+    expect(r).toMatchObject({ outcome: 'suspend', userIds: [] });
+    expect(r.resolution.note).toMatch(/every one above it/);
+  });
+
+  it('passes the step with `skip`, and lets them approve with `allow`', async () => {
+    const skipped = await resolveNodeAssignees(step('skip'), leader, DEFAULT_DIRECTORY);
+    expect(skipped).toMatchObject({ outcome: 'auto_pass', strategy: null });
+    expect(skipped.resolution.note).toMatch(/step passes/);
+    const allowed = await resolveNodeAssignees(step('allow'), leader, DEFAULT_DIRECTORY);
+    expect(allowed).toMatchObject({ outcome: 'tasks', userIds: [22] });
+  });
+
+  it('leaves someone else\u2019s request alone', async () => {
+    const r = await resolveNodeAssignees(step(), source({ initiatorDeptId: 2 }), DEFAULT_DIRECTORY);
+    expect(r).toMatchObject({ outcome: 'tasks', userIds: [22] });
+    expect(r.resolution.note).toBeNull();
+  });
+});

@@ -112,9 +112,25 @@ async function deptLeader(
     if (parent === null) return empty(start, null, `department ${start} has no level ${level}`);
     dept = parent;
   }
-  const leader = await directory.leaderOf(dept);
+  let leader = await directory.leaderOf(dept);
   if (leader === undefined) return empty(start, dept, `department ${dept} does not exist`);
   if (leader === null) return empty(start, dept, `department ${dept} has no leader`);
+  // The initiator leads that department: by default their own request goes one level up, until
+  // a department whose leader is someone else (`skip` and `allow` are decided by the node).
+  let note: string | null = null;
+  if (leader === state.initiatorId && (rule.initiatorIsLeader ?? 'next_level') === 'next_level') {
+    const led = dept;
+    while (leader === state.initiatorId) {
+      const parent = await directory.parentOf(dept);
+      if (!parent)
+        return empty(start, dept, `the initiator leads department ${dept} and every one above it`);
+      dept = parent;
+      leader = await directory.leaderOf(dept);
+      if (leader === undefined) return empty(start, dept, `department ${dept} does not exist`);
+      if (leader === null) return empty(start, dept, `department ${dept} has no leader`);
+    }
+    note = `the initiator leads department ${led}: the leader of department ${dept} approves`;
+  }
 
   const found = await directory.users([leader]);
   const { dropped, userIds } = filterActive([leader], found);
@@ -126,7 +142,7 @@ async function deptLeader(
     candidates: [leader],
     dropped,
     userIds,
-    note: null,
+    note,
   };
   return { userIds, resolution };
 }
@@ -185,6 +201,7 @@ function withoutInitiator(
 ): ResolvedAssignees {
   if (node.allowInitiator === true || !resolved.userIds.includes(state.initiatorId))
     return resolved;
+  if (leaderIsInitiator(node, state, resolved) && leaderRule(node) === 'allow') return resolved;
   const userIds = resolved.userIds.filter((id) => id !== state.initiatorId);
   const dropped = [
     ...resolved.resolution.dropped,
@@ -193,17 +210,34 @@ function withoutInitiator(
   return { userIds, resolution: { ...resolved.resolution, userIds, dropped } };
 }
 
+/** A `dept_leader` node's rule for a leader who is the initiator; null for other rules. */
+function leaderRule(node: ApprovalNode) {
+  return node.assignee.type === 'dept_leader'
+    ? (node.assignee.initiatorIsLeader ?? 'next_level')
+    : null;
+}
+
+const leaderIsInitiator = (
+  node: ApprovalNode,
+  state: AssigneeSource,
+  resolved: ResolvedAssignees,
+) =>
+  node.assignee.type === 'dept_leader' && resolved.resolution.candidates[0] === state.initiatorId;
+
 /** An approval node's assignees with its empty-assignee strategy (default `suspend`) applied. */
 export async function resolveNodeAssignees(
   node: ApprovalNode,
   state: AssigneeSource,
   directory: AssigneeDirectory,
 ): Promise<NodeResolution> {
-  const { userIds, resolution } = withoutInitiator(
-    node,
-    state,
-    await resolveAssignees(node.assignee, state, node.id, directory),
-  );
+  const resolved = await resolveAssignees(node.assignee, state, node.id, directory);
+  // `skip`: a step the initiator would lead passes as the system, whatever the strategy.
+  if (leaderIsInitiator(node, state, resolved) && leaderRule(node) === 'skip') {
+    const note = 'the initiator leads this department: the step passes';
+    const resolution = { ...resolved.resolution, userIds: [], note };
+    return { outcome: 'auto_pass', userIds: [], resolution, strategy: null, fallback: null };
+  }
+  const { userIds, resolution } = withoutInitiator(node, state, resolved);
   if (userIds.length > 0)
     return { outcome: 'tasks', userIds, resolution, strategy: null, fallback: null };
   const strategy = node.emptyAssignee?.strategy ?? 'suspend';

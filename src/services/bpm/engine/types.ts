@@ -38,9 +38,18 @@ export type Condition =
 export type AssigneeRule =
   | { type: 'users'; userIds: number[] }
   | { type: 'roles'; roleIds: number[] }
-  | { type: 'dept_leader'; source: 'initiator'; level?: number }
-  | { type: 'dept_leader'; source: 'form_field'; field: string; level?: number }
+  | ({ type: 'dept_leader'; source: 'initiator'; level?: number } & LeaderOptions)
+  | ({ type: 'dept_leader'; source: 'form_field'; field: string; level?: number } & LeaderOptions)
   | { type: 'initiator_selected' };
+
+/**
+ * When the leader found is the initiator: `next_level` (default) asks the leader of the next
+ * department up (and so on to the top), `skip` passes the step, `allow` lets them approve.
+ */
+export type InitiatorIsLeader = 'next_level' | 'skip' | 'allow';
+export interface LeaderOptions {
+  initiatorIsLeader?: InitiatorIsLeader;
+}
 
 export type ApprovalMode = 'and' | 'or' | 'sequential';
 export type TimeoutAction = 'remind' | 'auto_approve' | 'auto_reject';

@@ -391,6 +391,7 @@ describe('validateTree: approval nodes', () => {
     [{ type: 'dept_leader', source: 'form_field', field: 'amount' }, 'type'],
     [{ type: 'dept_leader', source: 'initiator', level: 0 }, 'range'],
     [{ type: 'dept_leader', source: 'initiator', level: 1.5 }, 'type'],
+    [{ type: 'dept_leader', source: 'initiator', initiatorIsLeader: 'promote' }, 'option'],
     [{ type: 'everyone' }, 'option'],
     [{}, 'required'],
     ['users', 'type'],

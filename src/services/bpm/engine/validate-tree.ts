@@ -307,6 +307,13 @@ function checkAssignee(walk: Walk, at: Fault, rule: unknown, allowSelected: bool
         if (!Number.isSafeInteger(rule.level)) bad = ['type', 'assignee.level must be an integer'];
         else if ((rule.level as number) < 1) bad = ['range', 'assignee.level must be at least 1'];
       }
+      if (rule.initiatorIsLeader !== undefined) {
+        checkOneOf(walk, at, 'assignee.initiatorIsLeader', rule.initiatorIsLeader, [
+          'next_level',
+          'skip',
+          'allow',
+        ]);
+      }
       break;
     case 'initiator_selected':
       if (!allowSelected) bad = ['option', 'a cc node cannot use an initiator_selected assignee'];
