@@ -42,8 +42,8 @@ describe('task actions', () => {
     expect(second.body.data).toMatchObject({ assignee_id: c.id, original_assignee_id: a.id });
     const entries = (await timeline(initiator.token, id)).filter((e) => e.action === 'transfer');
     expect(entries.map((e) => [e.operator_id, e.details])).toEqual([
-      [a.id, { to_user_id: b.id }],
-      [b.id, { to_user_id: c.id }],
+      [a.id, { task_id: task.id, to_user_id: b.id }],
+      [b.id, { task_id: task.id, to_user_id: c.id }],
     ]);
     const done = await act(c, task.id, 'approve', {});
     expect(done.body.data.instance.status).toBe('approved');
@@ -88,7 +88,10 @@ describe('task actions', () => {
     expect(rows[0]).toMatchObject({ from_user_id: a.id, to_user_id: b.id });
     expect(rows[0]!.resolved_at).toBeInstanceOf(Date);
     const entries = await timeline(initiator.token, id);
-    expect(entries.find((e) => e.action === 'delegate').details).toEqual({ to_user_id: b.id });
+    expect(entries.find((e) => e.action === 'delegate').details).toEqual({
+      task_id: task.id,
+      to_user_id: b.id,
+    });
     expect((await act(a, task.id, 'approve', {})).body.data.instance.status).toBe('approved');
   });
 

@@ -317,3 +317,29 @@ describe('batch approve and reject', () => {
     expect([res.status, res.body.code]).toEqual([400, 40001]);
   });
 });
+
+describe('what I handed on', () => {
+  it('lists the tasks the caller transferred or delegated, with their holder and state now', async () => {
+    const { publish, start, pendingTaskOf, act, users, get } = h();
+    const [initiator, a, b, c] = await users(4);
+    const def = await publish(chain(approval('n', [a.id])));
+    const first = (await start(initiator, def.key)).body.data.id;
+    const second = (await start(initiator, def.key)).body.data.id;
+    const moved = await pendingTaskOf(a, first);
+    await act(a, moved.id, 'transfer', { to_user_id: b.id });
+    await act(b, moved.id, 'approve', {});
+    const lent = await pendingTaskOf(a, second);
+    await act(a, lent.id, 'delegate', { to_user_id: c.id });
+
+    const list = (await get(a, '/api/v1/bpm/tasks/handed-over')).body.data;
+    expect(list.total).toBe(2);
+    expect(
+      list.list.map((t: any) => [t.id, t.handover, t.handed_to_id, t.assignee_id, t.status]),
+    ).toEqual([
+      [lent.id, 'delegate', c.id, c.id, 'pending'],
+      [moved.id, 'transfer', b.id, b.id, 'done'],
+    ]);
+    // b passed nothing on; the list is the caller's own.
+    expect((await get(b, '/api/v1/bpm/tasks/handed-over')).body.data.total).toBe(0);
+  });
+});

@@ -43,7 +43,7 @@ describe('reassign', () => {
     );
     expect(entry).toMatchObject({
       comment: 'left',
-      details: { from_user_id: leaver.id, to_user_id: successor.id },
+      details: { task_id: task.id, from_user_id: leaver.id, to_user_id: successor.id },
     });
     const audited = await platform.call(
       'GET',

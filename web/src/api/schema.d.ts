@@ -636,6 +636,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bpm/tasks/handed-over": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tasks the caller transferred or delegated, with their current holder and state */
+        get: operations["getBpmTasksHandedOver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bpm/tasks/todo": {
         parameters: {
             query?: never;
@@ -4603,6 +4620,76 @@ export interface operations {
                                 instance_title: string;
                                 definition_key: string;
                                 initiator_id: number;
+                            }[];
+                            total: number;
+                            page: number;
+                            page_size: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBpmTasksHandedOver: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 (default 1) */
+                page?: number;
+                /** @description page size (default 10, values above 100 are clamped) */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            list: {
+                                id: number;
+                                instance_id: number;
+                                node_id: string;
+                                node_name: string;
+                                /** @enum {string} */
+                                kind: "approval" | "resubmit";
+                                assignee_id: number;
+                                original_assignee_id: number | null;
+                                delegator_id: number | null;
+                                /** @enum {string} */
+                                status: "pending" | "waiting" | "done" | "canceled";
+                                result: string | null;
+                                round: number;
+                                comment: string | null;
+                                created_at: string;
+                                due_at: string | null;
+                                finished_at: string | null;
+                                instance_title: string;
+                                definition_key: string;
+                                initiator_id: number;
+                                /**
+                                 * @description how the caller passed the task on
+                                 * @enum {string}
+                                 */
+                                handover: "transfer" | "delegate";
+                                /** @description whom the caller passed it to */
+                                handed_to_id: number;
+                                /** @description when */
+                                handed_at: string;
                             }[];
                             total: number;
                             page: number;

@@ -279,7 +279,7 @@ describe('reassign (platform admin)', () => {
         action: 'reassign',
         operatorId: 1000,
         comment: 'left the company',
-        details: { from_user_id: 1, to_user_id: 7 },
+        details: { task_id: taskId, from_user_id: 1, to_user_id: 7 },
       }),
     ]);
     expect(effects).toContainEqual({ type: 'notify', kind: 'todo', userIds: [7], nodeId: 'a' });

@@ -27,6 +27,7 @@ export async function transfer({ ctx, s, action, actor }: Step<'transfer'>) {
     state: s,
     effects: [
       logEffect(ctx, node.id, 'transfer', actor.userId, action.comment ?? null, task.round, {
+        task_id: task.id,
         to_user_id: action.toUserId,
       }),
       { type: 'notify', kind: 'todo', userIds: [action.toUserId], nodeId: node.id },
@@ -44,6 +45,7 @@ export async function delegate({ ctx, s, action, actor }: Step<'delegate'>) {
     state: s,
     effects: [
       logEffect(ctx, node.id, 'delegate', actor.userId, action.comment ?? null, task.round, {
+        task_id: task.id,
         to_user_id: action.toUserId,
       }),
       { type: 'delegation', taskId: task.id, fromUserId: actor.userId, toUserId: action.toUserId },
@@ -96,6 +98,7 @@ export async function reassign({ ctx, s, action, actor }: Step<'reassign'>) {
   await checkRecipient(ctx, s, task, node, action.toUserId);
   const effects: Effect[] = [
     logEffect(ctx, node.id, 'reassign', actor.userId, action.comment ?? null, task.round, {
+      task_id: task.id,
       from_user_id: from,
       to_user_id: action.toUserId,
     }),

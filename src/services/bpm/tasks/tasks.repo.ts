@@ -134,3 +134,36 @@ export async function editsOfLastApproval(
   const changes = before.details?.changes;
   return Array.isArray(changes) ? (changes as FieldChange[]) : [];
 }
+
+/**
+ * The tasks `userId` passed on (transferred or delegated), newest hand-over first, with where
+ * each is now: read from the process log, whose hand-over entries name their task.
+ */
+export async function listHandedOver(db: BpmDb, tenantId: number, userId: number, page: Page) {
+  const handed = db
+    .selectFrom('bpm_logs as l')
+    .innerJoin('bpm_tasks as t', (join) =>
+      join
+        .onRef('t.instance_id', '=', 'l.instance_id')
+        .on('t.id', '=', sql<number>`(l.details ->> 'task_id')::bigint`),
+    )
+    .innerJoin('bpm_instances as i', 'i.id', 't.instance_id')
+    .where('l.tenant_id', '=', tenantId)
+    .where('l.operator_id', '=', userId)
+    .where('l.action', 'in', ['transfer', 'delegate']);
+  const [rows, count] = await Promise.all([
+    handed
+      .select([
+        ...taskColumns,
+        'l.action as handover',
+        sql<number>`(l.details ->> 'to_user_id')::bigint`.as('handed_to_id'),
+        'l.created_at as handed_at',
+      ])
+      .orderBy('l.id', 'desc')
+      .limit(page.pageSize)
+      .offset(page.offset)
+      .execute(),
+    handed.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}

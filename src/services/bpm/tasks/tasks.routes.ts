@@ -1,6 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { principalOf } from '../../../platform/auth/guard.js';
-import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
+import { envelopeOf, listOf, ok, pageQuery } from '../../../platform/http/envelope.js';
 import { idParams } from '../../../platform/http/params.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import type { Action, AddSignPosition, FormData } from '../engine/index.js';
@@ -22,6 +22,7 @@ import {
   transferBody,
   reassignAllBody,
   reassignAllView,
+  handedOverView,
 } from './tasks.schema.js';
 import type { TasksService } from './tasks.service.js';
 
@@ -72,6 +73,18 @@ export function registerTaskRoutes(
       },
     },
     async (request) => ok(await tasks.done(principalOf(request), request.query)),
+  );
+  app.get(
+    '/api/v1/bpm/tasks/handed-over',
+    {
+      schema: {
+        tags,
+        summary: 'Tasks the caller transferred or delegated, with their current holder and state',
+        querystring: z.object({ ...pageQuery }),
+        response: { 200: envelopeOf(listOf(handedOverView)) },
+      },
+    },
+    async (request) => ok(await tasks.handedOver(principalOf(request), request.query)),
   );
   app.get(
     '/api/v1/bpm/tasks/:id',

@@ -53,6 +53,12 @@ export const taskItemView = taskView.extend({
   initiator_id: z.number().int(),
 });
 
+export const handedOverView = taskItemView.extend({
+  handover: z.enum(['transfer', 'delegate']).describe('how the caller passed the task on'),
+  handed_to_id: z.number().int().describe('whom the caller passed it to'),
+  handed_at: z.string().describe('when'),
+});
+
 export const taskDetailView = taskView.extend({
   instance: instanceDetailView,
   actions: z.array(z.enum(ACTIONS)),

@@ -1,5 +1,6 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
+import { toIso } from '../../../platform/http/params.js';
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { applyAction, explainTask, type Action } from '../engine/index.js';
@@ -14,7 +15,7 @@ import {
 import type { InstancesService } from '../instances/instances.service.js';
 import type { InstanceRunner } from '../runtime/runner.js';
 import { taskRefOf, type TaskRow } from '../runtime/state.repo.js';
-import { editsOfLastApproval, openTasksOf } from './tasks.repo.js';
+import { editsOfLastApproval, listHandedOver, openTasksOf } from './tasks.repo.js';
 import type { SortOrder } from '../../../platform/http/sort.js';
 import { listDone, listTodo } from './tasks.repo.js';
 import type { DONE_SORT, TODO_SORT } from './tasks.schema.js';
@@ -93,6 +94,24 @@ export class TasksService {
       order: query.order,
     });
     return pageResult(rows.map(toTaskItem), total, page);
+  }
+
+  /** Tasks the caller transferred or delegated, with their current holder and state. */
+  async handedOver(principal: Principal, query: { page?: string; page_size?: string }) {
+    const page = parsePage(query);
+    const { rows, total } = await listHandedOver(
+      this.o.db,
+      principal.tenantId,
+      principal.userId,
+      page,
+    );
+    const items = rows.map((row) => ({
+      ...toTaskItem(row),
+      handover: row.handover as 'transfer' | 'delegate',
+      handed_to_id: row.handed_to_id,
+      handed_at: toIso(row.handed_at),
+    }));
+    return pageResult(items, total, page);
   }
 
   private async instanceIdOf(principal: Principal, taskId: number): Promise<number> {
