@@ -165,6 +165,28 @@ describe('task actions', () => {
     expect(await pendingTaskOf(initiator, id)).toBeUndefined();
   });
 
+  it('decides a vote node by its pass ratio: two of three approvals pass it, refusing add-sign', async () => {
+    const { publish, start, pendingTaskOf, act, users, get } = h();
+    const [initiator, a, b, c] = await users(4);
+    const [d] = await users(1);
+    const def = await publish(
+      chain(
+        approval('vote', [a.id, b.id, c.id], { mode: 'vote', passRatio: 0.6 }),
+        approval('next', [d.id]),
+      ),
+    );
+    const id = (await start(initiator, def.key)).body.data.id;
+    const taskOf = async (u: typeof a) => (await pendingTaskOf(u, id)).id;
+    expect((await get(a, `/api/v1/bpm/tasks/${await taskOf(a)}`)).body.data.actions).not.toContain(
+      'add_sign',
+    );
+    await act(a, await taskOf(a), 'reject', { comment: 'no' });
+    await act(b, await taskOf(b), 'approve', {});
+    const cTask = await taskOf(c);
+    const last = await act(c, cTask, 'approve', {});
+    expect(last.body.data.instance.current_node_ids).toEqual(['next']);
+  });
+
   it('returns to the previous node a person approved, in a new round', async () => {
     const { publish, start, pendingTaskOf, act, users } = h();
     const [initiator, a, b] = await users(3);

@@ -58,7 +58,9 @@ export interface StartNode extends NodeBase {
 export interface ApprovalNode extends NodeBase {
   type: 'approval';
   assignee: AssigneeRule;
-  mode: 'and' | 'or' | 'sequential';
+  mode: 'and' | 'or' | 'sequential' | 'vote';
+  /** vote mode: the share of approvals that passes the node, 0 < r ≤ 1. */
+  passRatio?: number;
   allowBackPrev?: boolean;
   allowInitiator?: boolean;
   onReject?: 'terminate' | 'initiator';

@@ -81,6 +81,8 @@ export function NodeDrawer({
         initialValues={{
           ...node,
           timeoutOn: node.type === 'approval' && node.timeout !== undefined,
+          passPercent:
+            node.type === 'approval' && node.passRatio ? Math.round(node.passRatio * 100) : 50,
         }}
         onFinish={(v: Record<string, unknown>) => {
           const patch: Record<string, unknown> = {
@@ -91,6 +93,8 @@ export function NodeDrawer({
           if (node.type === 'approval') {
             Object.assign(patch, {
               mode: v.mode,
+              // The ratio is edited as a percentage and stored as a share (0 < r ≤ 1).
+              passRatio: v.mode === 'vote' ? Number(v.passPercent ?? 50) / 100 : undefined,
               onReject: v.onReject,
               allowBackPrev: v.allowBackPrev ?? false,
               allowInitiator: v.allowInitiator ?? false,
@@ -199,11 +203,30 @@ export function NodeDrawer({
           <>
             <Form.Item name="mode" label={t('designer.modeLabel')}>
               <Radio.Group
-                options={(['or', 'and', 'sequential'] as const).map((m) => ({
+                options={(['or', 'and', 'sequential', 'vote'] as const).map((m) => ({
                   value: m,
                   label: t(`designer.mode.${m}`),
                 }))}
               />
+            </Form.Item>
+            <Form.Item noStyle shouldUpdate={(a, b) => a.mode !== b.mode}>
+              {({ getFieldValue }) =>
+                getFieldValue('mode') === 'vote' && (
+                  <Form.Item
+                    name="passPercent"
+                    label={t('designer.passPercent')}
+                    rules={[{ required: true }]}
+                  >
+                    <InputNumber
+                      min={1}
+                      max={100}
+                      suffix="%"
+                      aria-label={t('designer.passPercent')}
+                      data-testid="pass-percent"
+                    />
+                  </Form.Item>
+                )
+              }
             </Form.Item>
             <Form.Item name="onReject" label={t('designer.onReject')} initialValue="terminate">
               <Radio.Group

@@ -49,8 +49,9 @@ async function addableUsers(
 
 export async function addSign({ ctx, s, action, actor }: Step<'add_sign'>) {
   const { task, node } = pendingApprovalTask(ctx, s, action.taskId);
-  if (node.mode === 'sequential')
-    throw AppError.conflict('add-sign is not available in sequential mode');
+  // A vote's ratio is over the people the rule chose; added voters would change it.
+  if (node.mode === 'sequential' || node.mode === 'vote')
+    throw AppError.conflict(`add-sign is not available in ${node.mode} mode`);
   checkHolder(task, actor, false);
   const position = action.position ?? 'parallel';
   const mine = sameNodeRound(task);

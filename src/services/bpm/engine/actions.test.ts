@@ -291,3 +291,52 @@ describe('timeouts act as the system', () => {
     });
   });
 });
+
+describe('vote mode', () => {
+  const voting = (ratio: number, onReject?: 'initiator') =>
+    chain(
+      start(),
+      approval('v', users(1, 2, 3, 4), {
+        mode: 'vote',
+        passRatio: ratio,
+        ...(onReject ? { onReject } : {}),
+      }),
+      approval('after', users(9)),
+    );
+  const approveBy = (ctx: EngineContext, s: InstanceState, user: number) =>
+    applyAction(ctx, s, { type: 'approve', taskId: pendingOf(s.tasks, user).id }, person(user));
+  const rejectBy = (ctx: EngineContext, s: InstanceState, user: number) =>
+    applyAction(
+      ctx,
+      s,
+      { type: 'reject', taskId: pendingOf(s.tasks, user).id, comment: 'no' },
+      person(user),
+    );
+
+  it('passes once approvals reach the ratio, canceling the votes left', async () => {
+    const { ctx, state } = await started(voting(0.5));
+    let s = (await approveBy(ctx, state, 1)).state;
+    expect(s.currentNodeId).toBe('v');
+    s = (await rejectBy(ctx, s, 2)).state;
+    expect(s.currentNodeId).toBe('v');
+    s = (await approveBy(ctx, s, 3)).state;
+    expect(s.currentNodeId).toBe('after');
+    expect(s.tasks.find((t) => t.assigneeId === 4)?.status).toBe('canceled');
+  });
+
+  it('is rejected as soon as the ratio can no longer be reached; a rejection alone is a vote', async () => {
+    const { ctx, state } = await started(voting(0.75));
+    let s = (await rejectBy(ctx, state, 1)).state;
+    expect(s.status).toBe('running');
+    s = (await rejectBy(ctx, s, 2)).state;
+    expect(s.status).toBe('rejected');
+  });
+
+  it('follows onReject when it fails, and needs every vote at ratio 1', async () => {
+    const { ctx, state } = await started(voting(1, 'initiator'));
+    let s = (await approveBy(ctx, state, 1)).state;
+    s = (await rejectBy(ctx, s, 2)).state;
+    expect(s.status).toBe('running');
+    expect(s.tasks.some((t) => t.kind === 'resubmit' && t.status === 'pending')).toBe(true);
+  });
+});

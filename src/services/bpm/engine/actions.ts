@@ -102,7 +102,12 @@ async function approve({ ctx, s, action, actor }: Step<'approve'>) {
   if (isSignChainTask(task) && settleSignChain(ctx, s, node, task, effects))
     return { state: s, effects };
 
-  if (node.mode === 'or') {
+  if (node.mode === 'vote') {
+    const outcome = voteOutcome(s, task, node);
+    if (outcome === 'open') return { state: s, effects };
+    if (outcome === 'rejected') return rejectNode(ctx, s, task, node, effects);
+    cancelOpenTasks(ctx, s, mine);
+  } else if (node.mode === 'or') {
     cancelOpenTasks(ctx, s, mine);
   } else if (node.mode === 'and') {
     if (s.tasks.some((t) => mine(t) && isOpen(t))) return { state: s, effects };
@@ -132,18 +137,49 @@ async function reject({ ctx, s, action, actor }: Step<'reject'>) {
   const logAction = actor.system ? 'auto_reject' : 'reject';
   const effects = [logEffect(ctx, node.id, logAction, operatorOf(actor), comment, task.round)];
   const mine = sameNodeRound(task);
-  // `or`: one rejection is a vote; the node is rejected when nobody is left to approve.
-  // A rejection in a before/after sign chain is never a mere vote.
-  const vote = node.mode === 'or' && !isSignChainTask(task);
-  if (vote && s.tasks.some((t) => mine(t) && isOpen(t))) return { state: s, effects };
+  // `or`: one rejection is a vote; the node is rejected when nobody is left to approve. `vote`:
+  // rejected once the ratio can no longer be reached. A rejection in a before/after sign chain
+  // is never a mere vote.
+  if (!isSignChainTask(task)) {
+    if (node.mode === 'or' && s.tasks.some((t) => mine(t) && isOpen(t)))
+      return { state: s, effects };
+    if (node.mode === 'vote' && voteOutcome(s, task, node) === 'open') return { state: s, effects };
+  }
+  return rejectNode(ctx, s, task, node, effects);
+}
 
+/** The node is rejected: `onReject` decides (back to the initiator, or the instance ends). */
+function rejectNode(
+  ctx: EngineContext,
+  s: InstanceState,
+  task: TaskState,
+  node: ApprovalNode,
+  effects: Effect[],
+): EngineResult {
   if (node.onReject === 'initiator') {
-    cancelOpenTasks(ctx, s, mine);
+    cancelOpenTasks(ctx, s, sameNodeRound(task));
     openResubmitTask(ctx, s, effects);
   } else {
     endInstance(ctx, s, 'rejected', effects);
   }
   return { state: s, effects };
+}
+
+/**
+ * A `vote` node's tally over its tasks of the round (canceled ones do not count): `passed` once
+ * approvals reach `passRatio` of them, `rejected` once they can no longer reach it, else `open`.
+ */
+function voteOutcome(s: InstanceState, task: TaskState, node: ApprovalNode) {
+  const voters = s.tasks.filter((t) => sameNodeRound(task)(t) && t.status !== 'canceled');
+  const approved = voters.filter(
+    (t) => t.status === 'done' && (t.result === 'approved' || t.result === 'auto_approved'),
+  ).length;
+  const open = voters.filter(isOpen).length;
+  const ratio = node.passRatio ?? 1;
+  // Compared as counts, so a ratio like 2/3 is not lost to rounding.
+  if (approved >= ratio * voters.length - 1e-9) return 'passed';
+  if (approved + open < ratio * voters.length - 1e-9) return 'rejected';
+  return 'open';
 }
 
 async function returnTask({ ctx, s, action, actor }: Step<'return'>) {

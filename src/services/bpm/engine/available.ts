@@ -190,7 +190,7 @@ function taskActions(
   if (node?.type !== 'approval') return [];
   const out: ActionName[] = ['approve', 'reject', 'transfer', 'return_initiator', 'delegate'];
   if (returnPreviousTarget(tree, state, task)) out.push('return_previous');
-  if (node.mode !== 'sequential') out.push('add_sign');
+  if (node.mode !== 'sequential' && node.mode !== 'vote') out.push('add_sign');
   if (reducibleSigners(state, task).length > 0) out.push('reduce_sign');
   return out;
 }

@@ -51,7 +51,8 @@ export interface LeaderOptions {
   initiatorIsLeader?: InitiatorIsLeader;
 }
 
-export type ApprovalMode = 'and' | 'or' | 'sequential';
+/** `vote`: the node passes once approvals reach `passRatio` of its tasks (会签 by ratio). */
+export type ApprovalMode = 'and' | 'or' | 'sequential' | 'vote';
 export type TimeoutAction = 'remind' | 'auto_approve' | 'auto_reject';
 export type EmptyAssigneeStrategy = 'auto_pass' | 'fallback_users' | 'suspend';
 
@@ -70,6 +71,8 @@ export interface ApprovalNode extends NodeBase {
   type: 'approval';
   assignee: AssigneeRule;
   mode: ApprovalMode;
+  /** `vote` nodes: the share of approvals that passes the node, 0 < r ≤ 1. */
+  passRatio?: number;
   allowBackPrev?: boolean;
   /** Default `terminate`. */
   onReject?: 'terminate' | 'initiator';

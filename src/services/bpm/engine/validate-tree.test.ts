@@ -374,6 +374,19 @@ describe('validateTree: approval nodes', () => {
     expect(rules(after(approval({ mode: 'all' })))).toEqual([['node_tree.a1', 'option']]);
   });
 
+  it('takes vote mode with a pass ratio above 0 and at most 1', () => {
+    expect(rules(after(approval({ mode: 'vote', passRatio: 0.6 })))).toEqual([]);
+    expect(rules(after(approval({ mode: 'vote', passRatio: 1 })))).toEqual([]);
+    expect(rules(after(approval({ mode: 'vote' })))).toEqual([['node_tree.a1', 'required']]);
+    for (const [passRatio, rule] of [
+      [0, 'range'],
+      [1.5, 'range'],
+      ['half', 'type'],
+    ] as const) {
+      expect(rules(after(approval({ mode: 'vote', passRatio })))).toEqual([['node_tree.a1', rule]]);
+    }
+  });
+
   it.each([
     [{ type: 'users', userIds: [] }, 'required'],
     [{ type: 'users' }, 'required'],

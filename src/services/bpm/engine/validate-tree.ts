@@ -223,7 +223,16 @@ function checkEditableFields(walk: Walk, at: Fault, editable: unknown, hidden: u
 
 function checkApproval(walk: Walk, at: Fault, node: Record<string, unknown>): void {
   checkAssignee(walk, at, node.assignee, true);
-  checkOneOf(walk, at, 'mode', node.mode, ['and', 'or', 'sequential']);
+  checkOneOf(walk, at, 'mode', node.mode, ['and', 'or', 'sequential', 'vote']);
+  if (node.mode === 'vote') {
+    const ratio = node.passRatio;
+    if (ratio === undefined) report(walk, at, 'required', 'passRatio is required in vote mode');
+    else if (typeof ratio !== 'number' || !Number.isFinite(ratio)) {
+      report(walk, at, 'type', 'passRatio must be a number');
+    } else if (ratio <= 0 || ratio > 1) {
+      report(walk, at, 'range', 'passRatio must be above 0 and at most 1');
+    }
+  }
   if (node.allowBackPrev !== undefined && typeof node.allowBackPrev !== 'boolean') {
     report(walk, at, 'type', 'allowBackPrev must be true or false');
   }
