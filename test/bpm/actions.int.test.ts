@@ -187,6 +187,27 @@ describe('task actions', () => {
     expect(last.body.data.instance.current_node_ids).toEqual(['next']);
   });
 
+  it('approves for someone who already approved on the path (autoApproveRepeats: any), logged as the system', async () => {
+    const { publish, start, pendingTaskOf, act, users, get } = h();
+    const [initiator, x, y] = await users(3);
+    const def = await publish({
+      ...chain(approval('a', [x.id]), approval('b', [y.id]), approval('c', [x.id])),
+      autoApproveRepeats: 'any',
+    });
+    const id = (await start(initiator, def.key)).body.data.id;
+    await act(x, (await pendingTaskOf(x, id)).id, 'approve', {});
+    const last = await act(y, (await pendingTaskOf(y, id)).id, 'approve', {});
+    expect(last.body.data.instance.status).toBe('approved');
+    const entry = (await get(initiator, `/api/v1/bpm/instances/${id}/timeline`)).body.data.find(
+      (e: any) => e.action === 'auto_approve',
+    );
+    expect(entry).toMatchObject({
+      node_id: 'c',
+      operator_id: 0,
+      comment: `user ${x.id} approved earlier on this path`,
+    });
+  });
+
   it('returns to the previous node a person approved, in a new round', async () => {
     const { publish, start, pendingTaskOf, act, users } = h();
     const [initiator, a, b] = await users(3);

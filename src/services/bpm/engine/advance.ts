@@ -16,6 +16,7 @@ import type {
 } from './types.js';
 import { SYSTEM_OPERATOR } from './types.js';
 import { preflight } from './preflight.js';
+import { repeatedApprovers } from './repeats.js';
 
 /**
  * The cursor: starting an instance and moving it forward until it waits for people (open
@@ -160,6 +161,46 @@ export function openNodeTasks(
   state.currentNodeId = node.id;
 }
 
+/**
+ * Opens the step's tasks, the system approving for those who approved earlier on the path
+ * (`autoApproveRepeats`, repeats.ts). Answers true when the step passed on those approvals alone:
+ * `or` with one of them, `vote` once they reach the ratio, `and`/`sequential` with everyone.
+ */
+function approveRepeats(
+  ctx: EngineContext,
+  s: InstanceState,
+  node: ApprovalNode,
+  userIds: number[],
+  effects: Effect[],
+): boolean {
+  const repeated = repeatedApprovers(ctx, s, node, userIds);
+  const approvedNow = node.mode === 'or' ? repeated.slice(0, 1) : repeated;
+  for (const assigneeId of approvedNow) {
+    s.tasks.push(
+      newTask(ctx, s, {
+        nodeId: node.id,
+        kind: 'approval',
+        assigneeId,
+        status: 'done',
+        result: 'auto_approved',
+        finishedAt: ctx.now,
+      }),
+    );
+    const why = `user ${assigneeId} approved earlier on this path`;
+    effects.push(logEffect(ctx, node.id, 'auto_approve', SYSTEM_OPERATOR, why, s.round));
+  }
+  const rest = userIds.filter((id) => !repeated.includes(id));
+  const passed =
+    node.mode === 'or'
+      ? approvedNow.length > 0
+      : node.mode === 'vote'
+        ? repeated.length >= (node.passRatio ?? 1) * userIds.length - 1e-9
+        : rest.length === 0;
+  if (passed) return true;
+  openNodeTasks(ctx, s, node, rest, effects);
+  return false;
+}
+
 /** The suspend reason's detail when a node has nobody to act. */
 export function emptyAssigneeDetail(r: NodeResolution): string {
   if (r.strategy === 'fallback_users') return 'no assignee, and no usable fallback user';
@@ -214,8 +255,9 @@ export async function advance(
     } else {
       const r = await resolveNodeAssignees(node, s, ctx.directory);
       if (r.outcome === 'tasks') {
-        openNodeTasks(ctx, s, node, r.userIds, effects);
-        return { state: s, effects };
+        if (!approveRepeats(ctx, s, node, r.userIds, effects)) return { state: s, effects };
+        node = nextNodeAfter(ctx.tree, node.id);
+        continue;
       }
       if (r.outcome === 'suspend') {
         const detail = emptyAssigneeDetail(r);

@@ -65,6 +65,12 @@ interface NodeBase {
 
 export interface StartNode extends NodeBase {
   type: 'start';
+  /**
+   * The definition's repeat-approval rule: a person who approved earlier on the path is approved
+   * by the system on a later step (`consecutive`: the step just before; `any`: any earlier one).
+   * Default `off`.
+   */
+  autoApproveRepeats?: 'off' | 'consecutive' | 'any';
 }
 
 export interface ApprovalNode extends NodeBase {

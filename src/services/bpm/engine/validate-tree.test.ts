@@ -344,6 +344,18 @@ describe('validateTree: hidden fields', () => {
     ).toEqual([['node_tree.c', 'option']]);
   });
 
+  it('takes autoApproveRepeats on the start node as off, consecutive or any', () => {
+    const root = (value: unknown) => ({
+      id: 's',
+      type: 'start',
+      name: 'S',
+      autoApproveRepeats: value,
+    });
+    for (const value of ['off', 'consecutive', 'any'])
+      expect(validateTree(root(value), schema)).toEqual([]);
+    expect(rules(root('always'))).toEqual([['node_tree.s', 'option']]);
+  });
+
   it('refuses any hidden field on the start node, where it would have no effect', () => {
     const problems = validateTree(
       { id: 's', type: 'start', name: 'S', hiddenFields: ['salary'] },

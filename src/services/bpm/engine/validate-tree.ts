@@ -43,6 +43,9 @@ export const MAX_TIMEOUT_HOURS = 87_600;
 
 type Rule = FieldProblem['rule'];
 
+const REPEATS = ['off', 'consecutive', 'any'];
+const LEADER = ['next_level', 'skip', 'allow'];
+
 /** Where a problem is reported: the `field` of the entry and the subject of its message. */
 interface Fault {
   field: string;
@@ -162,6 +165,7 @@ function checkNode(
       if (depth > 1) {
         report(walk, at, 'format', 'a start node may only be the first node of the tree');
       }
+      checkOneOf(walk, at, 'autoApproveRepeats', node.autoApproveRepeats ?? 'off', REPEATS);
       // The initiator fills the whole form: a start node hiding fields would have no effect.
       if (Array.isArray(node.hiddenFields) && node.hiddenFields.length > 0) {
         report(
@@ -316,13 +320,7 @@ function checkAssignee(walk: Walk, at: Fault, rule: unknown, allowSelected: bool
         if (!Number.isSafeInteger(rule.level)) bad = ['type', 'assignee.level must be an integer'];
         else if ((rule.level as number) < 1) bad = ['range', 'assignee.level must be at least 1'];
       }
-      if (rule.initiatorIsLeader !== undefined) {
-        checkOneOf(walk, at, 'assignee.initiatorIsLeader', rule.initiatorIsLeader, [
-          'next_level',
-          'skip',
-          'allow',
-        ]);
-      }
+      checkOneOf(walk, at, 'assignee.initiatorIsLeader', rule.initiatorIsLeader ?? 'allow', LEADER);
       break;
     case 'initiator_selected':
       if (!allowSelected) bad = ['option', 'a cc node cannot use an initiator_selected assignee'];
