@@ -54,6 +54,8 @@ interface NodeBase {
 }
 export interface StartNode extends NodeBase {
   type: 'start';
+  /** The definition's repeat-approval rule (the server's docs/api.md). */
+  autoApproveRepeats?: 'off' | 'consecutive' | 'any';
 }
 export interface ApprovalNode extends NodeBase {
   type: 'approval';

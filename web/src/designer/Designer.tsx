@@ -1,10 +1,31 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Space, Table, Tabs, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../api/client';
-import type { Branch, Definition, FlowNode, FormSchema, Page, SimulateResult } from '../api/bpm';
+import type {
+  Branch,
+  Definition,
+  FlowNode,
+  FormSchema,
+  Page,
+  SimulateResult,
+  StartNode,
+} from '../api/bpm';
 import { ApiError, messageOf } from '../api/errors';
 import { FormRenderer } from '../form/FormRenderer';
 import { toSubmission } from '../form/rules';
@@ -279,6 +300,20 @@ function DesignerFor({ definition }: { definition: Definition }) {
                   />
                 </Form.Item>
                 <StartersEditor value={starters} onChange={setStarters} disabled={!editable} />
+                <Form.Item label={t('designer.repeats')} htmlFor="definition-repeats">
+                  <Select
+                    id="definition-repeats"
+                    value={(tree as StartNode).autoApproveRepeats ?? 'off'}
+                    disabled={!editable}
+                    onChange={(autoApproveRepeats) =>
+                      setTree({ ...tree, autoApproveRepeats } as StartNode)
+                    }
+                    options={(['off', 'consecutive', 'any'] as const).map((v) => ({
+                      value: v,
+                      label: t(`designer.repeatsRule.${v}`),
+                    }))}
+                  />
+                </Form.Item>
               </Form>
             ),
           },

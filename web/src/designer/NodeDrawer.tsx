@@ -192,6 +192,19 @@ export function NodeDrawer({
                       <Form.Item name={['assignee', 'level']} label={t('designer.level')}>
                         <InputNumber min={1} max={10} />
                       </Form.Item>
+                      <Form.Item
+                        name={['assignee', 'initiatorIsLeader']}
+                        label={t('designer.initiatorIsLeader')}
+                        initialValue="next_level"
+                      >
+                        <Select
+                          aria-label={t('designer.initiatorIsLeader')}
+                          options={(['next_level', 'skip', 'allow'] as const).map((v) => ({
+                            value: v,
+                            label: t(`designer.leaderRule.${v}`),
+                          }))}
+                        />
+                      </Form.Item>
                     </>
                   );
                 return null;

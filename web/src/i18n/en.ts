@@ -297,6 +297,18 @@ const en = {
     },
     modeLabel: 'Mode',
     passPercent: 'Approvals needed to pass',
+    initiatorIsLeader: 'When the initiator is that leader',
+    leaderRule: {
+      next_level: 'Ask the leader one level up',
+      skip: 'Skip this step',
+      allow: 'Let them approve it',
+    },
+    repeats: 'Someone who already approved on the route',
+    repeatsRule: {
+      off: 'Approves again',
+      consecutive: 'Is approved automatically on the very next step',
+      any: 'Is approved automatically on any later step',
+    },
     name: 'Name',
     newField: 'New field',
     newFlow: 'New flow',

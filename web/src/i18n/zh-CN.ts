@@ -290,6 +290,18 @@ const zhCN: Dictionary = {
     },
     modeLabel: '审批方式',
     passPercent: '通过所需同意比例',
+    initiatorIsLeader: '发起人本人就是该负责人时',
+    leaderRule: {
+      next_level: '交由上一级负责人审批',
+      skip: '跳过此步骤',
+      allow: '由其本人审批',
+    },
+    repeats: '在路线上已审批过的人',
+    repeatsRule: {
+      off: '需再次审批',
+      consecutive: '紧接的下一步自动通过',
+      any: '之后任一步骤自动通过',
+    },
     name: '名称',
     newField: '新字段',
     newFlow: '新建流程',
