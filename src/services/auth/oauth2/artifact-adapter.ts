@@ -6,6 +6,7 @@ import {
   deleteGrantArtifacts,
   findArtifact,
   findArtifactByUid,
+  grantHasAccessToken,
   sha256,
   upsertArtifact,
 } from './artifacts.repo.js';
@@ -71,7 +72,12 @@ export function createArtifactAdapter(
     async consume(id: string): Promise<void> {
       const result = await consumeArtifact(db, this.model, id);
       if (!result.won && SINGLE_USE.has(this.model)) {
-        if (result.grantHash) await deleteGrantArtifacts(db, result.grantHash);
+        if (result.grantHash) {
+          // Two exchanges of one code at once: the winner is still issuing. Revoking under it
+          // would refuse both; waiting (bounded) for its tokens revokes exactly what it issued.
+          if (this.model === 'AuthorizationCode') await issuedOrTimeout(db, result.grantHash);
+          await deleteGrantArtifacts(db, result.grantHash);
+        }
         throw new errors.InvalidGrant(
           `${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`,
         );
@@ -86,6 +92,17 @@ export function createArtifactAdapter(
       await deleteGrantArtifacts(db, sha256(grantId));
     }
   };
+}
+
+const ISSUE_WAIT_MS = 2000;
+const ISSUE_POLL_MS = 20;
+
+/** Until the grant has an access token, or ISSUE_WAIT_MS have passed (the winner failed). */
+async function issuedOrTimeout(db: OAuthDb, grantHash: string): Promise<void> {
+  const deadline = Date.now() + ISSUE_WAIT_MS;
+  while (!(await grantHasAccessToken(db, grantHash)) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, ISSUE_POLL_MS));
+  }
 }
 
 function restore(

@@ -111,6 +111,18 @@ export async function deleteArtifact(db: OAuthDb, model: string, id: string): Pr
     .execute();
 }
 
+/** Whether an access token of the grant has been stored (what a code exchange issues). */
+export async function grantHasAccessToken(db: OAuthDb, grantHash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('auth_oauth_artifacts')
+    .select('id_hash')
+    .where('grant_hash', '=', grantHash)
+    .where('model', '=', 'AccessToken')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Every artefact of a grant (tokens, codes, the grant itself): the whole family at once. */
 export async function deleteGrantArtifacts(db: OAuthDb, grantHash: string): Promise<void> {
   await db
