@@ -8,6 +8,7 @@ import {
   isOpen,
   logEffect,
   newTask,
+  reachesRatio,
 } from './advance.js';
 import {
   checkHolder,
@@ -175,10 +176,8 @@ function voteOutcome(s: InstanceState, task: TaskState, node: ApprovalNode) {
     (t) => t.status === 'done' && (t.result === 'approved' || t.result === 'auto_approved'),
   ).length;
   const open = voters.filter(isOpen).length;
-  const ratio = node.passRatio ?? 1;
-  // Compared as counts, so a ratio like 2/3 is not lost to rounding.
-  if (approved >= ratio * voters.length - 1e-9) return 'passed';
-  if (approved + open < ratio * voters.length - 1e-9) return 'rejected';
+  if (reachesRatio(node, approved, voters.length)) return 'passed';
+  if (!reachesRatio(node, approved + open, voters.length)) return 'rejected';
   return 'open';
 }
 

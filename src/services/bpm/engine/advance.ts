@@ -194,11 +194,19 @@ function approveRepeats(
     node.mode === 'or'
       ? approvedNow.length > 0
       : node.mode === 'vote'
-        ? repeated.length >= (node.passRatio ?? 1) * userIds.length - 1e-9
+        ? reachesRatio(node, repeated.length, userIds.length)
         : rest.length === 0;
   if (passed) return true;
   openNodeTasks(ctx, s, node, rest, effects);
   return false;
+}
+
+/**
+ * Whether `approvals` of `voters` reach a `vote` node's `passRatio`. Compared as counts, so a
+ * ratio like 2/3 is not lost to rounding.
+ */
+export function reachesRatio(node: ApprovalNode, approvals: number, voters: number): boolean {
+  return approvals >= (node.passRatio ?? 1) * voters - 1e-9;
 }
 
 /** The suspend reason's detail when a node has nobody to act. */
