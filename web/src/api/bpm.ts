@@ -18,8 +18,10 @@ export function asList<T>(value: T[] | Page<T> | null | undefined): T[] {
 }
 
 // The form schema and condition shapes are the engine's own (one definition for both sides).
-export type { Condition, ConditionOp, FieldType, FormField, FormSchema } from '@engine/types';
-import type { Condition, FormSchema } from '@engine/types';
+export type { Condition, ConditionOp } from '@engine/types';
+export type { FieldType, FormField, FormSchema, NodeTimeout, ResubmitTimeout } from './interim';
+import type { Condition } from '@engine/types';
+import type { FormSchema, NodeTimeout, ResubmitTimeout } from './interim';
 
 export interface Definition {
   id: number;
@@ -38,8 +40,10 @@ export interface Definition {
   published_at: string | null;
 }
 
-export type { ActionName, AssigneeRule } from '@engine/types';
-import type { ActionName, AssigneeRule } from '@engine/types';
+export type { ActionName } from '@engine/types';
+export type { AssigneeRule } from './interim';
+import type { ActionName } from '@engine/types';
+import type { AssigneeRule } from './interim';
 
 export type NodeState = 'done' | 'active' | 'pending' | 'skipped' | 'suspended';
 
@@ -56,6 +60,8 @@ export interface StartNode extends NodeBase {
   type: 'start';
   /** The definition's repeat-approval rule (the server's docs/api.md). */
   autoApproveRepeats?: 'off' | 'consecutive' | 'any';
+  /** The initiator's deadline to resubmit after a return: remind once, or cancel. */
+  resubmitTimeout?: ResubmitTimeout;
 }
 export interface ApprovalNode extends NodeBase {
   type: 'approval';
@@ -66,7 +72,7 @@ export interface ApprovalNode extends NodeBase {
   allowBackPrev?: boolean;
   allowInitiator?: boolean;
   onReject?: 'terminate' | 'initiator';
-  timeout?: { hours: number; action: 'remind' | 'auto_approve' | 'auto_reject' };
+  timeout?: NodeTimeout;
   emptyAssignee?: { strategy: 'auto_pass' | 'fallback_users' | 'suspend'; userIds?: number[] };
 }
 export interface CcNode extends NodeBase {
@@ -96,6 +102,8 @@ export interface Task {
   assignee_id: number;
   original_assignee_id: number | null;
   delegator_id: number | null;
+  /** The person out of office this task was opened for (its holder stands in), or null. */
+  on_behalf_of_id?: number | null;
   status: 'pending' | 'waiting' | 'done' | 'canceled';
   result: string | null;
   round: number;
@@ -144,6 +152,8 @@ export interface TimelineEntry {
   operator_name: string;
   comment: string | null;
   round: number;
+  /** What the entry is about beyond its comment (ids of people, counts; per action). */
+  details?: Record<string, unknown> | null;
   created_at: string;
 }
 
@@ -167,12 +177,6 @@ export interface SimulateResult {
     fallback?: unknown;
   }[];
   failures: unknown[];
-}
-
-export interface UserItem {
-  id: number;
-  username: string;
-  nickname: string;
 }
 
 export const bpmKeys = {

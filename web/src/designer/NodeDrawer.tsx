@@ -1,7 +1,7 @@
 import { Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Branch, FlowNode, FormSchema } from '../api/bpm';
-import { UserPicker } from '../form/UserPicker';
+import { PersonPicker } from '../form/PersonPicker';
 import { ConditionEditor } from './ConditionEditor';
 import { fromGroup, toGroup, type ConditionGroup } from './conditions';
 import { RolePicker } from './RolePicker';
@@ -148,7 +148,7 @@ export function NodeDrawer({
                       label={t('designer.users')}
                       rules={[{ required: true }]}
                     >
-                      <UserPicker multiple aria-label={t('designer.users')} />
+                      <PersonPicker multiple aria-label={t('designer.users')} />
                     </Form.Item>
                   );
                 if (type === 'roles')
@@ -316,7 +316,7 @@ export function NodeDrawer({
                     label={t('designer.fallbackUsers')}
                     rules={[{ required: true }]}
                   >
-                    <UserPicker multiple aria-label={t('designer.fallbackUsers')} />
+                    <PersonPicker multiple aria-label={t('designer.fallbackUsers')} />
                   </Form.Item>
                 )
               }
