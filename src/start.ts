@@ -15,7 +15,7 @@ import { createMetrics } from './platform/metrics/metrics.js';
 import type { ServiceInstance } from './platform/module.js';
 import { auditModule } from './services/audit/index.js';
 import { authModule, createBearerVerifier } from './services/auth/index.js';
-import { bpmModule } from './services/bpm/index.js';
+import { bpmModule, bpmOpenTasks } from './services/bpm/index.js';
 import { buildGatewayApp, HttpForwardAuth, LocalForwardAuth } from './services/gateway/index.js';
 import {
   identityDirectory,
@@ -56,7 +56,7 @@ const SERVICES: Record<
   (kernel: Kernel, providers: Providers) => Promise<ServiceInstance>
 > = {
   auth: (kernel, p) => authModule.create(kernel, { users: p.directory }),
-  identity: (kernel) => identityModule.create(kernel, {}),
+  identity: (kernel) => identityModule.create(kernel, { openTasksOf: bpmOpenTasks(kernel) }),
   bpm: (kernel, p) =>
     bpmModule.create(kernel, {
       verifyBearer: p.verifyBearer,

@@ -30,6 +30,13 @@ describe('reassign', () => {
       body: { status: 'disabled' },
     });
     expect(disabled.status).toBe(200);
+    // Disabling answers what the leaver still holds, so it can be handed on at once.
+    expect(disabled.body.data).toMatchObject({ status: 'disabled', open_tasks: 1 });
+    const renamed = await platform.call('PUT', `/api/v1/users/${successor.id}`, {
+      token: admin,
+      body: { nickname: 'Successor' },
+    });
+    expect(renamed.body.data).not.toHaveProperty('open_tasks');
 
     const moved = await reassign(admin, task.id, { to_user_id: successor.id, comment: 'left' });
     expect(moved.status).toBe(200);

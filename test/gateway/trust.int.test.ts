@@ -92,7 +92,9 @@ describe('a captured X-Auth-* header set', () => {
     const again = await replay('GET', '/api/v1/users?page=1');
     expect(again.status).toBe(401);
     expect(await codeOf(again)).toBe(40100);
-    const { app: replica } = await buildIdentityApp(platform.kernel);
+    const { app: replica } = await buildIdentityApp(platform.kernel, {
+      openTasksOf: async () => 0,
+    });
     try {
       await replica.listen({ host: '127.0.0.1', port: 0 });
       const { port } = replica.server.address() as { port: number };

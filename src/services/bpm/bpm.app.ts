@@ -9,6 +9,9 @@ import type { BpmTables } from './bpm.tables.js';
 import { registerDefinitionRoutes } from './definitions/definitions.routes.js';
 import { DefinitionsService } from './definitions/definitions.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { registerDirectoryRoutes } from './directory/directory.routes.js';
+import { registerOutOfOfficeRoutes } from './out-of-office/out-of-office.routes.js';
+import { OutOfOfficeService } from './out-of-office/out-of-office.service.js';
 import { registerCcRoutes } from './cc/cc.routes.js';
 import { CcService } from './cc/cc.service.js';
 import { registerInstanceRoutes } from './instances/instances.routes.js';
@@ -70,6 +73,11 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
     idempotency,
   );
   registerCcRoutes(app, new CcService({ db }));
+  registerDirectoryRoutes(app, directoryOf);
+  registerOutOfOfficeRoutes(
+    app,
+    new OutOfOfficeService({ db, runner, directoryOf, audit: kernel.businessAudit }),
+  );
   registerSimulationRoutes(app, new SimulationService({ db, directoryOf }));
   registerInternalRoutes(
     app,

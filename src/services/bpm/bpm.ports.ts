@@ -18,11 +18,23 @@ export interface UserProfile {
   active: boolean;
 }
 
-/** Identity lookups of one tenant: the engine's assignee directory, and profiles. */
+/** A colleague as pickers and names show them (`user` form fields, stand-ins). */
+export interface Person {
+  id: number;
+  name: string;
+  deptId: number | null;
+  deptName: string | null;
+  active: boolean;
+}
+
+/** Identity lookups of one tenant: the engine's assignee directory, profiles and pickers. */
 export interface BpmDirectory extends AssigneeDirectory {
   profile(userId: number): Promise<UserProfile | undefined>;
   /** The roles among `ids` that exist in the tenant (publishing refuses rules naming others). */
   knownRoles(ids: number[]): Promise<number[]>;
+  /** By `keyword` (active people, at most `limit`) or by `ids` (inactive ones too, flagged). */
+  people(query: { keyword?: string; ids?: number[]; limit: number }): Promise<Person[]>;
+  departmentList(): Promise<{ id: number; name: string; parentId: number | null }[]>;
 }
 
 /**

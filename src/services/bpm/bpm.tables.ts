@@ -67,6 +67,20 @@ export type BpmTables = {
     finished_at: Date | null;
     reminded_at: Date | null;
     urged_at: Date | null;
+    on_behalf_of_id: number | null;
+    timeout_count: Generated<number>;
+  };
+  bpm_out_of_office: {
+    tenant_id: number;
+    user_id: number;
+    stand_in_id: number;
+    starts_at: Timestamp;
+    ends_at: Timestamp;
+    definition_keys: ColumnType<string[] | null, string | null, string | null>;
+    move_pending: boolean;
+    comment: string | null;
+    updated_by: number;
+    updated_at: Timestamp;
   };
   bpm_cc: {
     id: Generated<number>;

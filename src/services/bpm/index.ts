@@ -2,12 +2,15 @@
  * The BPM service's public face. Needs: `BpmPorts` (a bearer verifier, a tenant directory).
  * Serves: definitions, instances, tasks, CC, simulation, stats, internal endpoints, readiness
  * at `/health/ready` and `/api/v1/bpm/health/ready`, metrics. Jobs: the outbox worker and the
- * timeout scanner. Provides nothing to other services.
+ * timeout scanner. Provides `bpmOpenTasks` (how many open tasks a user holds).
  */
+import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceModule } from '../../platform/module.js';
 import { buildBpmApp } from './bpm.app.js';
 import type { BpmPorts } from './bpm.ports.js';
+import type { BpmTables } from './bpm.tables.js';
 import { bpmJobs } from './jobs/bpm.jobs.js';
+import { openTasksOf } from './tasks/tasks.repo.js';
 
 export type { BpmDirectory, BpmPorts, DirectoryOf, UserProfile } from './bpm.ports.js';
 
@@ -18,3 +21,10 @@ export const bpmModule: ServiceModule<BpmPorts> = {
     return { app, jobs: bpmJobs(kernel, ports) };
   },
 };
+
+/** How many open approval tasks (pending or waiting) a user holds in a tenant. */
+export function bpmOpenTasks(kernel: Kernel) {
+  const db = kernel.database.db.withTables<BpmTables>();
+  return async (tenantId: number, userId: number) =>
+    (await openTasksOf(db, tenantId, userId)).length;
+}

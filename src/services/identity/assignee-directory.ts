@@ -1,4 +1,5 @@
-import type { DirectoryMember, TenantDirectory } from './directory.js';
+import { containsPattern } from '../../platform/db/like-pattern.js';
+import type { DirectoryMember, Person, TenantDirectory } from './directory.js';
 import type { IdentityDb } from './identity.tables.js';
 
 /** One tenant's lookups over identity's tables (IdentityDirectory.tenant). */
@@ -60,6 +61,57 @@ export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantD
         .where('id', '=', deptId)
         .executeTakeFirst();
       return row === undefined ? undefined : row.leader_id;
+    },
+    async departments(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('iam_departments')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    async people({ keyword, ids, limit }) {
+      let query = db
+        .selectFrom('iam_users')
+        .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
+        .leftJoin('iam_departments', 'iam_departments.id', 'iam_users.dept_id')
+        .select((eb) => [
+          'iam_users.id as id',
+          eb.fn
+            .coalesce(eb.fn('nullif', ['iam_users.nickname', eb.val('')]), 'iam_users.username')
+            .as('name'),
+          'iam_users.dept_id as deptId',
+          'iam_departments.name as deptName',
+          eb
+            .and([eb('iam_users.status', '=', 'active'), eb('iam_tenants.status', '=', 'active')])
+            .as('active'),
+        ])
+        .where('iam_users.tenant_id', '=', tenantId)
+        .orderBy('iam_users.id')
+        .limit(limit);
+      if (ids) query = query.where('iam_users.id', 'in', ids.length > 0 ? ids : [0]);
+      else query = query.where('iam_users.status', '=', 'active');
+      if (keyword) {
+        const pattern = containsPattern(keyword);
+        query = query.where((eb) =>
+          eb.or([
+            eb('iam_users.username', 'ilike', pattern),
+            eb('iam_users.nickname', 'ilike', pattern),
+          ]),
+        );
+      }
+      return (await query.execute()) as Person[];
+    },
+    async departmentList() {
+      return db
+        .selectFrom('iam_departments')
+        .select(['id', 'name', 'parent_id as parentId'])
+        .where('tenant_id', '=', tenantId)
+        .orderBy('id')
+        .limit(5000)
+        .execute();
     },
     async profile(userId) {
       const user = (await users

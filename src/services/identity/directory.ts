@@ -62,6 +62,24 @@ export interface TenantDirectory {
   /** The department's leader, or null when it has none; undefined when it does not exist. */
   leaderOf(deptId: number): Promise<number | null | undefined>;
   profile(userId: number): Promise<UserProfile | undefined>;
+  /** The departments among `ids` that exist in the tenant. */
+  departments(ids: number[]): Promise<number[]>;
+  /**
+   * People of the tenant for pickers and names: by `keyword` (username or nickname; active users
+   * only, at most `limit`), or by `ids` (inactive ones too, flagged).
+   */
+  people(query: { keyword?: string; ids?: number[]; limit: number }): Promise<Person[]>;
+  /** Every department of the tenant, for pickers. */
+  departmentList(): Promise<{ id: number; name: string; parentId: number | null }[]>;
+}
+
+/** A colleague as a picker shows them: no contact details, no roles. */
+export interface Person {
+  id: number;
+  name: string;
+  deptId: number | null;
+  deptName: string | null;
+  active: boolean;
 }
 
 /**

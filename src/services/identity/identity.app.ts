@@ -7,6 +7,7 @@ import { createMetrics } from '../../platform/metrics/metrics.js';
 import { openMailer } from '../../platform/notify/mailer.js';
 import { registerDepartmentRoutes } from './departments/departments.routes.js';
 import { DepartmentsService } from './departments/departments.service.js';
+import type { IdentityPorts } from './identity.ports.js';
 import type { IdentityTables } from './identity.tables.js';
 import { registerPermissionRoutes } from './permissions/permissions.routes.js';
 import { registerRoleRoutes } from './roles/roles.routes.js';
@@ -16,7 +17,10 @@ import { TenantsService } from './tenants/tenants.service.js';
 import { registerUserRoutes } from './users/users.routes.js';
 import { UsersService } from './users/users.service.js';
 
-export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }> {
+export async function buildIdentityApp(
+  kernel: Kernel,
+  ports: IdentityPorts,
+): Promise<{ app: HttpApp }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<IdentityTables>();
   const audit = kernel.businessAudit;
@@ -43,6 +47,7 @@ export async function buildIdentityApp(kernel: Kernel): Promise<{ app: HttpApp }
       passwords: kernel.passwords,
       audit,
       mailer,
+      openTasksOf: ports.openTasksOf,
       logger: logger.child({ service: 'identity' }),
     }),
   );

@@ -1,5 +1,5 @@
 /**
- * The identity service's public face. Needs no port. Serves: tenants, users, roles,
+ * The identity service's public face. Needs `IdentityPorts` (the open tasks of a user). Serves: tenants, users, roles,
  * departments, the permission catalogue, readiness at `/health/ready`, metrics. No jobs.
  * Provides `identityDirectory` (the one directory other services' ports are fitted with) and
  * `seedIdentity` (the first tenant and admin, run once under a lock at migrate and start).
@@ -9,6 +9,7 @@ import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceModule } from '../../platform/module.js';
 import { createIdentityDirectory, type IdentityDirectory } from './directory.js';
 import { buildIdentityApp } from './identity.app.js';
+import type { IdentityPorts } from './identity.ports.js';
 import type { IdentityTables } from './identity.tables.js';
 import { seedIdentity } from './seed.js';
 
@@ -21,10 +22,12 @@ export type {
   UserProfile,
 } from './directory.js';
 
-export const identityModule: ServiceModule = {
+export type { IdentityPorts } from './identity.ports.js';
+
+export const identityModule: ServiceModule<IdentityPorts> = {
   name: 'identity',
-  async create(kernel) {
-    const { app } = await buildIdentityApp(kernel);
+  async create(kernel, ports) {
+    const { app } = await buildIdentityApp(kernel, ports);
     return { app, jobs: [] };
   },
 };

@@ -159,6 +159,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bpm/directory/departments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Departments of the tenant (pickers) */
+        get: operations["getBpmDirectoryDepartments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bpm/directory/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** People of the tenant, by keyword or by ids (pickers, names) */
+        get: operations["getBpmDirectoryUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bpm/instances": {
         parameters: {
             query?: never;
@@ -359,6 +393,44 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bpm/out-of-office": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Out of office of the caller (null when none is set) */
+        get: operations["getBpmOutOfOffice"];
+        /** Set the out-of-office period of the caller */
+        put: operations["putBpmOutOfOffice"];
+        post?: never;
+        /** Clear the out-of-office period of the caller (idempotent) */
+        delete: operations["deleteBpmOutOfOffice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bpm/out-of-office/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Out of office of a user (platform admin) (null when none is set) */
+        get: operations["getBpmOutOfOfficeUsersById"];
+        /** Set the out-of-office period of a user (platform admin) */
+        put: operations["putBpmOutOfOfficeUsersById"];
+        post?: never;
+        /** Clear the out-of-office period of a user (platform admin) (idempotent) */
+        delete: operations["deleteBpmOutOfOfficeUsersById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2283,6 +2355,81 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getBpmDirectoryDepartments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            parent_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBpmDirectoryUsers: {
+        parameters: {
+            query?: {
+                /** @description part of the username or nickname */
+                keyword?: string;
+                /** @description comma-separated user ids (at most 100) whose names to show */
+                ids?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            dept_id: number | null;
+                            dept_name: string | null;
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     getBpmInstances: {
         parameters: {
             query?: {
@@ -2413,6 +2560,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -2491,6 +2639,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -2576,6 +2725,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -2689,6 +2839,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -2782,6 +2933,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -2867,6 +3019,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -2999,6 +3152,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -3201,6 +3355,287 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getBpmOutOfOffice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            user_id: number;
+                            stand_in_id: number;
+                            from: string;
+                            to: string;
+                            definition_keys: string[] | null;
+                            move_pending: boolean;
+                            comment: string | null;
+                            active: boolean;
+                            updated_by: number;
+                            updated_at: string;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putBpmOutOfOffice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description who takes the tasks meanwhile: an active user, not oneself */
+                    stand_in_id: number;
+                    /**
+                     * Format: date-time
+                     * @description start of the period (ISO 8601)
+                     */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description end of the period, after `from` and in the future
+                     */
+                    to: string;
+                    /** @description only these definitions; absent or null: every definition */
+                    definition_keys?: string[] | null;
+                    /** @description also move the open tasks to the stand-in once the period has begun */
+                    move_pending?: boolean;
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            user_id: number;
+                            stand_in_id: number;
+                            from: string;
+                            to: string;
+                            definition_keys: string[] | null;
+                            move_pending: boolean;
+                            comment: string | null;
+                            active: boolean;
+                            updated_by: number;
+                            updated_at: string;
+                            /** @description open tasks moved to the stand-in now */
+                            moved: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteBpmOutOfOffice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBpmOutOfOfficeUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            user_id: number;
+                            stand_in_id: number;
+                            from: string;
+                            to: string;
+                            definition_keys: string[] | null;
+                            move_pending: boolean;
+                            comment: string | null;
+                            active: boolean;
+                            updated_by: number;
+                            updated_at: string;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putBpmOutOfOfficeUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description who takes the tasks meanwhile: an active user, not oneself */
+                    stand_in_id: number;
+                    /**
+                     * Format: date-time
+                     * @description start of the period (ISO 8601)
+                     */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description end of the period, after `from` and in the future
+                     */
+                    to: string;
+                    /** @description only these definitions; absent or null: every definition */
+                    definition_keys?: string[] | null;
+                    /** @description also move the open tasks to the stand-in once the period has begun */
+                    move_pending?: boolean;
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            user_id: number;
+                            stand_in_id: number;
+                            from: string;
+                            to: string;
+                            definition_keys: string[] | null;
+                            move_pending: boolean;
+                            comment: string | null;
+                            active: boolean;
+                            updated_by: number;
+                            updated_at: string;
+                            /** @description open tasks moved to the stand-in now */
+                            moved: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteBpmOutOfOfficeUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     getBpmStartable: {
         parameters: {
             query?: {
@@ -3363,6 +3798,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -3405,6 +3841,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -3471,6 +3908,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -3513,6 +3951,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -3579,6 +4018,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -3621,6 +4061,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -3685,6 +4126,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -3727,6 +4169,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -3817,6 +4260,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -3859,6 +4303,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -3923,6 +4368,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -3965,6 +4411,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -4028,6 +4475,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -4070,6 +4518,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -4133,6 +4582,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -4175,6 +4625,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -4240,6 +4691,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -4282,6 +4734,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -4346,6 +4799,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -4388,6 +4842,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -4451,6 +4906,7 @@ export interface operations {
                             assignee_id: number;
                             original_assignee_id: number | null;
                             delegator_id: number | null;
+                            on_behalf_of_id: number | null;
                             /** @enum {string} */
                             status: "pending" | "waiting" | "done" | "canceled";
                             result: string | null;
@@ -4493,6 +4949,7 @@ export interface operations {
                                     assignee_id: number;
                                     original_assignee_id: number | null;
                                     delegator_id: number | null;
+                                    on_behalf_of_id: number | null;
                                     /** @enum {string} */
                                     status: "pending" | "waiting" | "done" | "canceled";
                                     result: string | null;
@@ -4609,6 +5066,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -4670,6 +5128,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;
@@ -4745,6 +5204,7 @@ export interface operations {
                                 assignee_id: number;
                                 original_assignee_id: number | null;
                                 delegator_id: number | null;
+                                on_behalf_of_id: number | null;
                                 /** @enum {string} */
                                 status: "pending" | "waiting" | "done" | "canceled";
                                 result: string | null;

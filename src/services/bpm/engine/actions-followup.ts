@@ -71,6 +71,7 @@ export function withdraw({ ctx, s, action, actor }: Step<'withdraw'>): EngineRes
     t.status = 'pending';
     t.finishedAt = null;
     t.dueAt = dueAtFor(ctx, node);
+    t.timeoutCount = 0;
   }
   task.result = null;
   task.comment = null;

@@ -5,9 +5,11 @@ import {
   checkRecipient,
   checkTarget,
   notAllowed,
+  operatorOf,
   pendingApprovalTask,
   type Step,
 } from './action-checks.js';
+import { standInDetails, standInFor } from './stand-ins.js';
 import { findNode } from './tree.js';
 import type { Effect } from './types.js';
 
@@ -112,5 +114,41 @@ export async function reassign({ ctx, s, action, actor }: Step<'reassign'>) {
   if (task.status === 'pending') {
     effects.push({ type: 'notify', kind: 'todo', userIds: [action.toUserId], nodeId: node.id });
   }
+  return { state: s, effects };
+}
+
+/**
+ * A task of someone out of office passes to their stand-in, found as for a new task (chains,
+ * cycles, stand-ins who may not take it: stand-ins.ts), on their behalf, logged as `stand_in`.
+ */
+export async function handToStandIn({ ctx, s, action, actor }: Step<'hand_to_stand_in'>) {
+  const task = s.tasks.find((t) => t.id === action.taskId);
+  if (!task) throw AppError.notFound('task');
+  const from = task.assigneeId;
+  if (!actor.system && !actor.platformAdmin && actor.userId !== from)
+    throw notAllowed('only the holder, a platform admin or the system hands a task on');
+  if (task.kind !== 'approval' || (task.status !== 'pending' && task.status !== 'waiting'))
+    throw AppError.conflict('only an open approval task is handed on');
+  const node = findNode(ctx.tree, task.nodeId);
+  if (node?.type !== 'approval')
+    throw new Error(`task ${task.id} is on non-approval node ${task.nodeId}`);
+  const standIn = await standInFor(ctx, from, {
+    initiatorId: s.initiatorId,
+    allowInitiator: node.allowInitiator === true,
+  });
+  if (!standIn) throw AppError.conflict('nobody stands in for the holder of this task');
+  await checkRecipient(ctx, s, task, node, standIn.standInId);
+  const details = { task_id: task.id, ...standInDetails(standIn) };
+  const effects: Effect[] = [
+    logEffect(ctx, node.id, 'stand_in', operatorOf(actor), null, task.round, details),
+  ];
+  if (task.delegatorId !== null) {
+    effects.push({ type: 'delegation_resolved', taskId: task.id });
+    task.delegatorId = null;
+  }
+  task.onBehalfOfId = from;
+  task.assigneeId = standIn.standInId;
+  if (task.status === 'pending')
+    effects.push({ type: 'notify', kind: 'todo', userIds: [standIn.standInId], nodeId: node.id });
   return { state: s, effects };
 }

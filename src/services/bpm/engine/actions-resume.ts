@@ -1,6 +1,7 @@
 import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
 import { notAllowed, type Step } from './action-checks.js';
 import { advance, logEffect, openNodeTasks } from './advance.js';
+import { checkDirectoryFields } from './directory-fields.js';
 import { patchForm } from './edits.js';
 import { findNode, firstNodeOfBranch } from './tree.js';
 import type {
@@ -59,7 +60,13 @@ export async function resume({ ctx, s, action, actor }: Step<'resume'>) {
   if (s.path.at(-1) === nodeId) s.path.pop();
   if (repairs.assignees && node.type === 'approval') {
     s.path.push(node.id);
-    openNodeTasks(ctx, s, node, repairs.assignees, effects);
+    openNodeTasks(
+      ctx,
+      s,
+      node,
+      repairs.assignees.map((assigneeId) => ({ assigneeId, onBehalfOfId: null })),
+      effects,
+    );
     return { state: s, effects };
   }
   if (repairs.branch && node.type === 'branch') {
@@ -101,6 +108,12 @@ async function checkRepairs(
       });
     }
     patched = patchForm(ctx.schema, s.form, action.formPatch);
+    await checkDirectoryFields(
+      ctx.directory,
+      ctx.schema,
+      patched.form,
+      Object.keys(action.formPatch),
+    );
     details.form_patch = patched.changes.map((c) => c.field);
   }
   let assignees: number[] | null = null;

@@ -110,6 +110,7 @@ export function settleSignChain(
   const open = (t: TaskState) => {
     t.status = 'pending';
     t.dueAt = dueAtFor(ctx, node);
+    t.timeoutCount = 0;
     effects.push({ type: 'notify', kind: 'todo', userIds: [t.assigneeId], nodeId: node.id });
     return true;
   };

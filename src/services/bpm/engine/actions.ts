@@ -4,6 +4,7 @@ import {
   cancelOpenTasks,
   cloneState,
   dueAtFor,
+  dueIn,
   endInstance,
   isOpen,
   logEffect,
@@ -20,10 +21,12 @@ import {
   type Step,
 } from './action-checks.js';
 import { urge, withdraw } from './actions-followup.js';
-import { delegate, reassign, resolve, transfer } from './actions-handover.js';
+import { delegate, handToStandIn, reassign, resolve, transfer } from './actions-handover.js';
 import { resume } from './actions-resume.js';
 import { addSign, reduceSign, settleSignChain } from './actions-sign.js';
 import { cancelAllowed, isSignChainTask, returnPreviousTarget } from './available.js';
+import { timeout } from './actions-timeout.js';
+import { checkDirectoryFields } from './directory-fields.js';
 import { applyEdits } from './edits.js';
 import { nextNodeAfter } from './tree.js';
 import type {
@@ -46,13 +49,16 @@ import { preflight } from './preflight.js';
  * (a completed node) adds the entries of `advance`.
  */
 
+/** The initiator's task to edit and resubmit, due by the start node's `resubmitTimeout`. */
 function openResubmitTask(ctx: EngineContext, s: InstanceState, effects: Effect[]): void {
+  const deadline = ctx.tree.type === 'start' ? ctx.tree.resubmitTimeout : undefined;
   s.tasks.push(
     newTask(ctx, s, {
       nodeId: ctx.tree.id,
       kind: 'resubmit',
       assigneeId: s.initiatorId,
       status: 'pending',
+      dueAt: deadline ? dueIn(ctx, deadline.hours) : null,
     }),
   );
   s.currentNodeId = ctx.tree.id;
@@ -89,6 +95,7 @@ async function approve({ ctx, s, action, actor }: Step<'approve'>) {
   const effects: Effect[] = [];
   if (action.form) {
     const edited = applyEdits(ctx.schema, node, s.form, action.form);
+    await checkDirectoryFields(ctx.directory, ctx.schema, edited.form, Object.keys(action.form));
     s.form = edited.form;
     if (edited.changes.length > 0) {
       const details = { changes: edited.changes };
@@ -119,6 +126,7 @@ async function approve({ ctx, s, action, actor }: Step<'approve'>) {
     if (next) {
       next.status = 'pending';
       next.dueAt = dueAtFor(ctx, node);
+      next.timeoutCount = 0;
       effects.push({ type: 'notify', kind: 'todo', userIds: [next.assigneeId], nodeId: node.id });
       return { state: s, effects };
     }
@@ -272,6 +280,8 @@ export async function applyAction(
       return transfer({ ctx, s, action, actor });
     case 'reassign':
       return reassign({ ctx, s, action, actor });
+    case 'hand_to_stand_in':
+      return handToStandIn({ ctx, s, action, actor });
     case 'delegate':
       return delegate({ ctx, s, action, actor });
     case 'resolve':
@@ -290,6 +300,8 @@ export async function applyAction(
       return resume({ ctx, s, action, actor });
     case 'urge':
       return urge({ ctx, s, action, actor });
+    case 'timeout':
+      return timeout({ ctx, s, action, actor }, (next) => applyAction(ctx, state, next, actor));
     case 'withdraw':
       return withdraw({ ctx, s, action, actor });
   }

@@ -17,6 +17,7 @@ import type {
 import { SYSTEM_OPERATOR } from './types.js';
 import { preflight } from './preflight.js';
 import { repeatedApprovers } from './repeats.js';
+import { standInDetails, withStandIns, type Assignment } from './stand-ins.js';
 
 /**
  * The cursor: starting an instance and moving it forward until it waits for people (open
@@ -63,6 +64,10 @@ export function dueAtFor(ctx: EngineContext, node: ApprovalNode): number | null 
   return node.timeout ? ctx.now + Math.round(node.timeout.hours * HOUR_MS) : null;
 }
 
+/** `hours` from now, as a due time. */
+export const dueIn = (ctx: EngineContext, hours: number): number =>
+  ctx.now + Math.round(hours * HOUR_MS);
+
 /** A new task in the instance's current round; the caller pushes it. */
 export function newTask(
   ctx: EngineContext,
@@ -82,6 +87,8 @@ export function newTask(
     finishedAt: null,
     addedBySign: false,
     urgedAt: null,
+    onBehalfOfId: null,
+    timeoutCount: 0,
     ...fields,
   };
 }
@@ -137,11 +144,12 @@ export function openNodeTasks(
   ctx: EngineContext,
   state: InstanceState,
   node: ApprovalNode,
-  userIds: number[],
+  assignments: Assignment[],
   effects: Effect[],
 ): void {
   const sequential = node.mode === 'sequential';
-  userIds.forEach((assigneeId, i) => {
+  const userIds = assignments.map((a) => a.assigneeId);
+  assignments.forEach(({ assigneeId, onBehalfOfId }, i) => {
     const pending = !sequential || i === 0;
     state.tasks.push(
       newTask(ctx, state, {
@@ -151,6 +159,7 @@ export function openNodeTasks(
         status: pending ? 'pending' : 'waiting',
         seq: sequential ? i : 0,
         dueAt: pending ? dueAtFor(ctx, node) : null,
+        onBehalfOfId,
       }),
     );
   });
@@ -166,13 +175,13 @@ export function openNodeTasks(
  * (`autoApproveRepeats`, repeats.ts). Answers true when the step passed on those approvals alone:
  * `or` with one of them, `vote` once they reach the ratio, `and`/`sequential` with everyone.
  */
-function approveRepeats(
+async function approveRepeats(
   ctx: EngineContext,
   s: InstanceState,
   node: ApprovalNode,
   userIds: number[],
   effects: Effect[],
-): boolean {
+): Promise<boolean> {
   const repeated = repeatedApprovers(ctx, s, node, userIds);
   const approvedNow = node.mode === 'or' ? repeated.slice(0, 1) : repeated;
   for (const assigneeId of approvedNow) {
@@ -197,7 +206,16 @@ function approveRepeats(
         ? reachesRatio(node, repeated.length, userIds.length)
         : rest.length === 0;
   if (passed) return true;
-  openNodeTasks(ctx, s, node, rest, effects);
+  // Whoever is out of office: their task opens for their stand-in (stand-ins.ts).
+  const { assignments, standIns } = await withStandIns(ctx, rest, {
+    initiatorId: s.initiatorId,
+    allowInitiator: node.allowInitiator === true,
+  });
+  for (const standIn of standIns) {
+    const details = standInDetails(standIn);
+    effects.push(logEffect(ctx, node.id, 'stand_in', SYSTEM_OPERATOR, null, s.round, details));
+  }
+  openNodeTasks(ctx, s, node, assignments, effects);
   return false;
 }
 
@@ -263,7 +281,7 @@ export async function advance(
     } else {
       const r = await resolveNodeAssignees(node, s, ctx.directory);
       if (r.outcome === 'tasks') {
-        if (!approveRepeats(ctx, s, node, r.userIds, effects)) return { state: s, effects };
+        if (!(await approveRepeats(ctx, s, node, r.userIds, effects))) return { state: s, effects };
         node = nextNodeAfter(ctx.tree, node.id);
         continue;
       }

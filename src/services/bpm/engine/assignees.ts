@@ -23,7 +23,7 @@ export interface AssigneeResolution {
   rule: AssigneeRule['type'];
   /** roles: the role ids asked for. */
   roleIds?: number[];
-  /** dept_leader: where the start department came from, the field read and the level. */
+  /** dept_leader: where the start department came from, the field read (form_user too), the level. */
   source?: 'initiator' | 'form_field';
   field?: string;
   level?: number;
@@ -176,6 +176,13 @@ export async function resolveAssignees(
     }
     case 'dept_leader':
       return deptLeader(rule, state, directory);
+    case 'form_user': {
+      const value = state.form[rule.field];
+      const id = typeof value === 'number' ? [value] : [];
+      const note = id.length === 0 ? `form field ${rule.field} names nobody` : null;
+      const resolved = await explicitUsers(rule.type, id, directory, note);
+      return { ...resolved, resolution: { ...resolved.resolution, field: rule.field } };
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 import { applyAction } from './actions.js';
 import { startInstance } from './advance.js';
 import type {
+  Absence,
+  AbsenceBook,
   Action,
   Actor,
   ApprovalNode,
@@ -50,6 +52,7 @@ export function testDirectory(users: TestUser[], depts: TestDept[] = []): Assign
     users: async (ids) => users.filter((u) => ids.includes(u.id)).map(asDirectoryUser),
     usersInRoles: async (roleIds) =>
       users.filter((u) => (u.roleIds ?? []).some((r) => roleIds.includes(r))).map(asDirectoryUser),
+    departments: async (ids) => depts.filter((d) => ids.includes(d.id)).map((d) => d.id),
     parentOf: async (id) => {
       const d = dept(id);
       return d ? (d.parentId ?? null) : undefined;
@@ -83,13 +86,19 @@ export const DEFAULT_DIRECTORY = testDirectory(
 
 export const NOW = Date.UTC(2024, 0, 1, 9, 0, 0);
 
+/** Who is away: `{userId, standInId, until}` entries (the engine asks as of `ctx.now`). */
+export function testAbsences(absences: Absence[] = []): AbsenceBook {
+  return { absenceOf: async (id) => absences.find((a) => a.userId === id) ?? null };
+}
+
 export function testContext(
   tree: FlowNode,
   directory: AssigneeDirectory = DEFAULT_DIRECTORY,
   now = NOW,
+  absences: AbsenceBook = testAbsences(),
 ): EngineContext {
   let next = 0;
-  return { tree, schema: { fields: [] }, directory, now, newTaskId: () => --next };
+  return { tree, schema: { fields: [] }, directory, absences, now, newTaskId: () => --next };
 }
 
 // ---------------------------------------------------------------- tree builders

@@ -26,6 +26,8 @@ export const FIELD_TYPES: readonly FieldType[] = [
   'radio',
   'date',
   'switch',
+  'user',
+  'dept',
 ];
 
 /** input / textarea: at most this many code points. */
@@ -176,6 +178,14 @@ function checkValue(field: FormField, value: unknown): Checked {
       return { value };
     case 'switch':
       if (typeof value !== 'boolean') return problem(field, 'type', 'must be true or false');
+      return { value };
+    case 'user':
+    case 'dept':
+      // Whether the id exists in the tenant is the directory's to say (directory-fields.ts).
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+        const what = field.type === 'user' ? 'a person' : 'a department';
+        return problem(field, 'type', `must be ${what} (a positive integer id)`);
+      }
       return { value };
     default:
       // Only reachable with a schema that skipped validateFormSchema.

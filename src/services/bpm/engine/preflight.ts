@@ -1,5 +1,6 @@
 import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/http/errors.js';
 import type { StartInit } from './advance.js';
+import { directoryFieldProblems } from './directory-fields.js';
 import { simulate } from './simulate.js';
 import { allNodes, findNode } from './tree.js';
 import type { EngineContext } from './types.js';
@@ -7,8 +8,9 @@ import type { EngineContext } from './types.js';
 /**
  * Pre-flight at submission (BPM.md): a start or a resubmit first runs the route on the submitted
  * data, and what the submitter can correct is refused before anything is created: a condition
- * that fails on a form field, a `dept_leader` step reading an empty or unknown department from
- * the form, an `initiator_selected` step without a usable selection, and a selection for a step
+ * that fails on a form field, a person or department field naming nobody of the directory, a
+ * `form_user` step whose field is empty or names the initiator, a `dept_leader` step reading an
+ * empty or unknown department from the form, an `initiator_selected` step without a usable selection, and a selection for a step
  * that selects nobody. What they cannot correct (an empty role, a department without a leader,
  * the initiator's own department) is left to the running instance's empty-assignee strategy.
  *
@@ -38,6 +40,10 @@ export async function preflight(
     }
   }
 
+  // Every person and department the form names exists (whether or not the route reads it).
+  form.push(...(await directoryFieldProblems(ctx.directory, ctx.schema, init.form)));
+  const reported = (field: string) => form.some((p) => p.field === field);
+
   const route = await simulate(ctx, init, { pastEmpty: true });
   for (const simulated of route.nodes) {
     const node = findNode(ctx.tree, simulated.node_id);
@@ -56,8 +62,23 @@ export async function preflight(
             : `user ${userId} is not an active user of the tenant`;
         selection.push({ field, rule: 'option', message });
       }
+    } else if (rule.type === 'form_user') {
+      if (typeof init.form[rule.field] !== 'number' && !reported(rule.field)) {
+        form.push({
+          field: rule.field,
+          rule: 'required',
+          message: `${labelOf(rule.field)} is needed: that person approves "${node.name}"`,
+        });
+      } else if (simulated.resolution.dropped.some((d) => d.reason === 'initiator')) {
+        form.push({
+          field: rule.field,
+          rule: 'option',
+          message: `${labelOf(rule.field)}: you cannot approve your own request at "${node.name}"`,
+        });
+      }
     } else if (rule.type === 'dept_leader' && rule.source === 'form_field') {
       const value = init.form[rule.field];
+      if (reported(rule.field)) continue;
       if (typeof value !== 'number' || !Number.isInteger(value)) {
         form.push({
           field: rule.field,

@@ -7,6 +7,7 @@ import {
   type AssigneeSource,
 } from './assignees.js';
 import { chooseBranch } from './condition.js';
+import { standInFor, withStandIns, type StandIn } from './stand-ins.js';
 import { findNode, firstNodeOfBranch, nextNodeAfter } from './tree.js';
 import type {
   ApprovalMode,
@@ -48,7 +49,27 @@ export interface SimulatedNode {
   strategy: EmptyAssigneeStrategy | null;
   /** fallback_users: how the fallback list resolved. */
   fallback: AssigneeResolution | null;
+  /** Assignees out of office whose tasks would open for a stand-in (`assignees` has the latter). */
+  stand_ins: StandInView[];
 }
+
+/** "Bob → Carol, out of office until 14 Aug": the chain followed, as the API shows it. */
+export interface StandInView {
+  user_id: number;
+  stand_in_id: number;
+  /** Each absence followed: who was away, for whom, until when (ISO 8601). */
+  chain: { user_id: number; stand_in_id: number; until: string }[];
+}
+
+const standInView = (s: StandIn): StandInView => ({
+  user_id: s.userId,
+  stand_in_id: s.standInId,
+  chain: s.chain.map((a) => ({
+    user_id: a.userId,
+    stand_in_id: a.standInId,
+    until: new Date(a.until).toISOString(),
+  })),
+});
 
 export interface SimulatedFailure {
   node_id: string;
@@ -65,7 +86,9 @@ export interface Simulation {
   failures: SimulatedFailure[];
 }
 
-type ReadContext = Pick<EngineContext, 'tree' | 'directory'>;
+/** Without `absences` (the pre-flight), nobody is out of office. */
+type ReadContext = Pick<EngineContext, 'tree' | 'directory'> &
+  Partial<Pick<EngineContext, 'absences'>>;
 
 /**
  * The route an instance started with `init` would take if every approval node were approved:
@@ -123,18 +146,26 @@ export async function simulate(
         resolution,
         strategy: null,
         fallback: null,
+        stand_ins: [],
       });
     } else if (node.type === 'approval') {
       const r = await resolveNodeAssignees(node, source, ctx.directory);
+      const { assignments, standIns } = ctx.absences
+        ? await withStandIns({ directory: ctx.directory, absences: ctx.absences }, r.userIds, {
+            initiatorId: init.initiatorId,
+            allowInitiator: node.allowInitiator === true,
+          })
+        : { assignments: r.userIds.map((assigneeId) => ({ assigneeId })), standIns: [] };
       out.nodes.push({
         node_id: node.id,
         node_name: node.name,
         type: 'approval',
         mode: node.mode,
-        assignees: r.userIds,
+        assignees: assignments.map((a) => a.assigneeId),
         resolution: r.resolution,
         strategy: r.strategy,
         fallback: r.fallback,
+        stand_ins: standIns.map(standInView),
       });
       if (r.outcome === 'suspend') {
         out.failures.push({
@@ -163,6 +194,9 @@ export interface TaskExplanation extends Omit<SimulatedNode, 'type' | 'resolutio
   /** Delegated: the current assignee holds it for `delegator_id`. */
   delegated: boolean;
   delegator_id: number | null;
+  /** Opened for a stand-in: the person out of office, and their absence if it still holds. */
+  on_behalf_of_id: number | null;
+  stand_in: StandInView | null;
   /**
    * Whether the task's first holder is among the node's assignees as the rule resolves now
    * (it may have changed since the task was opened).
@@ -182,7 +216,15 @@ export async function explainTask(
   const task = state.tasks.find((t) => t.id === taskId);
   if (!task) throw AppError.notFound('task');
   const node = findNode(ctx.tree, task.nodeId);
-  const firstHolder = task.originalAssigneeId ?? task.delegatorId ?? task.assigneeId;
+  const firstHolder =
+    task.onBehalfOfId ?? task.originalAssigneeId ?? task.delegatorId ?? task.assigneeId;
+  const away =
+    task.onBehalfOfId !== null && ctx.absences
+      ? await standInFor({ directory: ctx.directory, absences: ctx.absences }, task.onBehalfOfId, {
+          initiatorId: state.initiatorId,
+          allowInitiator: true,
+        })
+      : null;
   const about = {
     task_id: task.id,
     assignee_id: task.assigneeId,
@@ -190,6 +232,8 @@ export async function explainTask(
     original_assignee_id: task.originalAssigneeId,
     delegated: task.delegatorId !== null,
     delegator_id: task.delegatorId,
+    on_behalf_of_id: task.onBehalfOfId,
+    stand_in: away ? standInView(away) : null,
   };
   if (task.kind === 'resubmit' || node?.type !== 'approval') {
     return {
@@ -200,6 +244,7 @@ export async function explainTask(
       resolution: null,
       strategy: null,
       fallback: null,
+      stand_ins: [],
       ...about,
       source: 'resubmit',
       in_resolution: firstHolder === state.initiatorId,
@@ -215,6 +260,7 @@ export async function explainTask(
     resolution: r.resolution,
     strategy: r.strategy,
     fallback: r.fallback,
+    stand_ins: [],
     ...about,
     source: task.addedBySign ? 'add_sign' : fromFallback ? 'fallback' : 'rule',
     in_resolution: r.userIds.includes(firstHolder),

@@ -4,112 +4,8 @@
  * engine/: identity data comes through the `AssigneeDirectory` interface.
  */
 
-// ---------------------------------------------------------------- definitions
-
-export type FieldType =
-  'input' | 'textarea' | 'number' | 'amount' | 'select' | 'radio' | 'date' | 'switch';
-
-export interface FormField {
-  key: string;
-  label: string;
-  type: FieldType;
-  required?: boolean;
-  /** select / radio: the allowed values (plain strings). */
-  options?: string[];
-  /** number: bounds; amount: bounds in yuan. */
-  min?: number;
-  max?: number;
-}
-
-export interface FormSchema {
-  fields: FormField[];
-}
-
-/** A validated form snapshot: declared keys only; `amount` values in integer cents. */
-export type FormData = Record<string, string | number | boolean | null>;
-
-export type ConditionOp =
-  'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'not_in' | 'contains' | 'empty' | 'not_empty';
-
-/** Conditions are data: a comparison, or `all` / `any` groups that nest. */
-export type Condition =
-  { field: string; op: ConditionOp; value?: unknown } | { all: Condition[] } | { any: Condition[] };
-
-export type AssigneeRule =
-  | { type: 'users'; userIds: number[] }
-  | { type: 'roles'; roleIds: number[] }
-  | ({ type: 'dept_leader'; source: 'initiator'; level?: number } & LeaderOptions)
-  | ({ type: 'dept_leader'; source: 'form_field'; field: string; level?: number } & LeaderOptions)
-  | { type: 'initiator_selected' };
-
-/**
- * When the leader found is the initiator: `next_level` (default) asks the leader of the next
- * department up (and so on to the top), `skip` passes the step, `allow` lets them approve.
- */
-export type InitiatorIsLeader = 'next_level' | 'skip' | 'allow';
-export interface LeaderOptions {
-  initiatorIsLeader?: InitiatorIsLeader;
-}
-
-/** `vote`: the node passes once approvals reach `passRatio` of its tasks (会签 by ratio). */
-export type ApprovalMode = 'and' | 'or' | 'sequential' | 'vote';
-export type TimeoutAction = 'remind' | 'auto_approve' | 'auto_reject';
-export type EmptyAssigneeStrategy = 'auto_pass' | 'fallback_users' | 'suspend';
-
-interface NodeBase {
-  id: string;
-  name: string;
-  hiddenFields?: string[];
-  child?: FlowNode | null;
-}
-
-export interface StartNode extends NodeBase {
-  type: 'start';
-  /**
-   * The definition's repeat-approval rule: a person who approved earlier on the path is approved
-   * by the system on a later step (`consecutive`: the step just before; `any`: any earlier one).
-   * Default `off`.
-   */
-  autoApproveRepeats?: 'off' | 'consecutive' | 'any';
-}
-
-export interface ApprovalNode extends NodeBase {
-  type: 'approval';
-  assignee: AssigneeRule;
-  mode: ApprovalMode;
-  /** `vote` nodes: the share of approvals that passes the node, 0 < r ≤ 1. */
-  passRatio?: number;
-  allowBackPrev?: boolean;
-  /** Default `terminate`. */
-  onReject?: 'terminate' | 'initiator';
-  timeout?: { hours: number; action: TimeoutAction };
-  /** Default `{strategy: 'suspend'}`. */
-  emptyAssignee?: { strategy: EmptyAssigneeStrategy; userIds?: number[] };
-  /** Form fields this node's actors may change when they approve; default none. */
-  editableFields?: string[];
-  /** The initiator may be an assignee of this node (self-approval); default false. */
-  allowInitiator?: boolean;
-}
-
-export interface CcNode extends NodeBase {
-  type: 'cc';
-  assignee: AssigneeRule;
-}
-
-export interface Branch {
-  id: string;
-  name: string;
-  condition?: Condition;
-  default?: boolean;
-  child: FlowNode | null;
-}
-
-export interface BranchNode extends NodeBase {
-  type: 'branch';
-  branches: Branch[];
-}
-
-export type FlowNode = StartNode | ApprovalNode | CcNode | BranchNode;
+export * from './definition-types.js';
+import type { FormData, FlowNode, FormSchema } from './definition-types.js';
 
 // ---------------------------------------------------------------- identity, as the engine sees it
 
@@ -126,12 +22,27 @@ export interface DirectoryUser {
 export interface AssigneeDirectory {
   /** The users among `ids` that exist in the tenant (active or not). */
   users(ids: number[]): Promise<DirectoryUser[]>;
+  /** The departments among `ids` that exist in the tenant. */
+  departments(ids: number[]): Promise<number[]>;
   /** Users holding any of the roles, in the tenant. */
   usersInRoles(roleIds: number[]): Promise<DirectoryUser[]>;
   /** The department's parent id, or null at the top; undefined when the department does not exist. */
   parentOf(deptId: number): Promise<number | null | undefined>;
   /** The department's leader, or null when it has none; undefined when it does not exist. */
   leaderOf(deptId: number): Promise<number | null | undefined>;
+}
+
+/** One user's out-of-office period as it holds at `ctx.now` for the instance's definition. */
+export interface Absence {
+  userId: number;
+  standInId: number;
+  /** End of the period, ms since the epoch. */
+  until: number;
+}
+
+/** Who is away right now (for this instance's definition); persistence backs it with SQL. */
+export interface AbsenceBook {
+  absenceOf(userId: number): Promise<Absence | null>;
 }
 
 // ---------------------------------------------------------------- instance state
@@ -175,6 +86,10 @@ export interface TaskState {
   addedBySign: boolean;
   /** When the initiator last urged this task's holder (ms), or null. */
   urgedAt: number | null;
+  /** The person out of office this task was opened for (the holder stands in), or null. */
+  onBehalfOfId: number | null;
+  /** How many times the timeout fired since the deadline was last armed (reminders, levels). */
+  timeoutCount: number;
 }
 
 export interface SuspendReason {
@@ -229,7 +144,9 @@ export type LogAction =
   | 'urge'
   | 'withdraw'
   | 'reduce_sign'
-  | 'reassign';
+  | 'reassign'
+  | 'stand_in'
+  | 'escalate';
 
 export interface LogEntry {
   nodeId: string | null;
@@ -242,7 +159,8 @@ export interface LogEntry {
   /**
    * What the entry is about beyond its comment: `{to_user_id}` (transfer, delegate),
    * `{user_ids, position}` (add-sign), `{user_ids}` (reduce-sign), `{changes: [{field, before, after}]}` (an approver's form edit),
-   * `{from_user_id, to_user_id}` (reassign).
+   * `{from_user_id, to_user_id}` (reassign), `{user_id, stand_in_id, until}` (stand_in),
+   * `{from_user_id, to_user_id, level}` (escalate), `{count}` (remind).
    */
   details?: Record<string, unknown> | null;
 }
@@ -340,7 +258,14 @@ export type Action =
       fromUserId: number;
       toUserId: number;
       comment?: string | null;
-    };
+    }
+  /**
+   * Out of office with "move my open tasks": the task of someone away passes to their stand-in
+   * (as new tasks would), on their behalf. By the person away, a platform admin, or the system.
+   */
+  | { type: 'hand_to_stand_in'; taskId: number }
+  /** The system only: a task's deadline passed (remind, escalate, act, or cancel a resubmit). */
+  | { type: 'timeout'; taskId: number };
 
 export type AddSignPosition = 'parallel' | 'before' | 'after';
 
@@ -363,6 +288,8 @@ export interface EngineContext {
   tree: FlowNode;
   schema: FormSchema;
   directory: AssigneeDirectory;
+  /** Who is out of office now, for this instance's definition. */
+  absences: AbsenceBook;
   /** Milliseconds since the epoch; injected so timeouts are testable. */
   now: number;
   /** Next temporary (negative) task id; the engine calls it for every task it opens. */

@@ -39,6 +39,8 @@ const OPS_BY_KIND: Record<FieldKind, ConditionOp[]> = {
   number: ORDERED_OPS,
   amount: ORDERED_OPS,
   date: ORDERED_OPS,
+  user: COMMON_OPS,
+  dept: COMMON_OPS,
   dept_id: COMMON_OPS,
   role_ids: ['in', 'not_in', 'contains', 'empty', 'not_empty'],
 };
@@ -177,6 +179,8 @@ function valueProblem(kind: FieldKind, value: unknown, options: string[]): [Rule
         : ['type', 'must be a date as YYYY-MM-DD'];
     case 'switch':
       return typeof value === 'boolean' ? null : ['type', 'must be true or false'];
+    case 'user':
+    case 'dept':
     case 'dept_id':
     case 'role_ids':
       return isPositiveId(value) ? null : ['type', 'must be a positive integer id'];

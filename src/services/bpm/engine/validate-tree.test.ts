@@ -452,10 +452,30 @@ describe('validateTree: approval nodes', () => {
     [{ hours: '24', action: 'remind' }, 'type'],
     [{ action: 'remind' }, 'required'],
     [{ hours: 24 }, 'required'],
-    [{ hours: 24, action: 'escalate' }, 'option'],
+    [{ hours: 24, action: 'skip' }, 'option'],
     [24, 'type'],
+    [{ hours: 24, action: 'remind', repeatCount: 3 }, 'required'],
+    [{ hours: 24, action: 'remind', repeatCount: 21, repeatEveryHours: 1 }, 'range'],
+    [{ hours: 24, action: 'remind', repeatCount: 1.5 }, 'type'],
+    [{ hours: 24, action: 'auto_approve', repeatEveryHours: 4 }, 'option'],
+    [{ hours: 24, action: 'escalate', repeatCount: 2 }, 'option'],
+    [{ hours: 24, action: 'escalate', repeatEveryHours: 0 }, 'range'],
+    [{ hours: 24, action: 'escalate', finalAction: 'terminate' }, 'option'],
+    [{ hours: 24, action: 'remind', finalAction: 'stay' }, 'option'],
   ])('refuses the timeout %j', (timeout, rule) => {
     expect(rules(after(approval({ timeout })))).toEqual([['node_tree.a1', rule]]);
+  });
+
+  it('accepts repeating reminders and an escalation with its final action', () => {
+    const reminders = { hours: 8, action: 'remind', repeatEveryHours: 4, repeatCount: 3 };
+    const escalation = {
+      hours: 24,
+      action: 'escalate',
+      repeatEveryHours: 12,
+      finalAction: 'auto_reject',
+    };
+    expect(rules(after(approval({ timeout: reminders })))).toEqual([]);
+    expect(rules(after(approval({ timeout: escalation })))).toEqual([]);
   });
 
   it('accepts a fractional timeout just above zero', () => {

@@ -19,12 +19,12 @@
  *   `contains` (one role id), `in`/`not_in` (holds any / none of the ids) and `empty`/`not_empty`;
  *   `eq`/`ne` are refused there because condition.ts compares scalars only and would always
  *   fail, suspending every instance.
- * - A `dept_leader` rule with `source: form_field` must name a `number` field: assignees.ts
- *   reads the department id as an integer from it.
+ * - A `dept_leader` rule with `source: form_field` must name a `dept` field (or a `number`
+ *   field, as definitions did before `dept` existed); a `form_user` rule names a `user` field.
  * - A default branch must not carry a condition (it would never be read); `empty`/`not_empty`
  *   accept `value` absent or null; `in`/`not_in` need a non-empty array; `contains` on text
  *   needs a non-empty string; `eq` on select/radio must name one of the options.
- * - `timeout.hours` is capped at MAX_TIMEOUT_HOURS so a due date stays a real timestamp.
+ * - Deadlines are checked in validate-timeout.ts.
  * - Unknown extra keys are ignored everywhere.
  */
 import type { FieldProblem } from '../../../platform/http/errors.js';
@@ -32,14 +32,14 @@ import { isPlainObject } from './form.js';
 import type { FormField, FormSchema } from './types.js';
 import { MAX_TREE_NODES } from './tree-size.js';
 import { checkCondition } from './validate-condition.js';
+import { nodeTimeoutProblems, resubmitTimeoutProblems } from './validate-timeout.js';
 
 export { CONDITION_OPS, MAX_CONDITION_DEPTH } from './validate-condition.js';
 
 export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** A path from the root cannot be longer than the tree has nodes (tree-size.ts). */
 export const MAX_TREE_DEPTH = MAX_TREE_NODES;
-/** Ten years. */
-export const MAX_TIMEOUT_HOURS = 87_600;
+export { MAX_TIMEOUT_HOURS } from './validate-timeout.js';
 
 type Rule = FieldProblem['rule'];
 
@@ -76,6 +76,21 @@ function idListProblem(value: unknown, name: string): [Rule, string] | null {
   if (!Array.isArray(value)) return ['type', `${name} must be an array of ids`];
   if (value.length === 0) return ['required', `${name} must not be empty`];
   if (!value.every(isPositiveId)) return ['type', `${name} must hold positive integer ids`];
+  return null;
+}
+
+/** A rule's `field`: declared, and of one of `types`. */
+function fieldRefProblem(
+  walk: Walk,
+  field: unknown,
+  types: string[],
+  what: string,
+): [Rule, string] | null {
+  if (field === undefined || field === '') return ['required', 'assignee.field is required'];
+  if (typeof field !== 'string' || !walk.fields.has(field))
+    return ['option', 'assignee.field must name a declared form field'];
+  if (!types.includes(walk.fields.get(field)!.type))
+    return ['type', `assignee.field "${field}" must be ${what} field`];
   return null;
 }
 
@@ -166,6 +181,9 @@ function checkNode(
         report(walk, at, 'format', 'a start node may only be the first node of the tree');
       }
       checkOneOf(walk, at, 'autoApproveRepeats', node.autoApproveRepeats ?? 'off', REPEATS);
+      if (node.resubmitTimeout !== undefined)
+        for (const [rule, message] of resubmitTimeoutProblems(node.resubmitTimeout))
+          report(walk, at, rule, message);
       // The initiator fills the whole form: a start node hiding fields would have no effect.
       if (Array.isArray(node.hiddenFields) && node.hiddenFields.length > 0) {
         report(
@@ -248,23 +266,8 @@ function checkApproval(walk: Walk, at: Fault, node: Record<string, unknown>): vo
   }
   checkEditableFields(walk, at, node.editableFields, node.hiddenFields);
   const { timeout, emptyAssignee } = node;
-  if (timeout !== undefined) {
-    if (!isPlainObject(timeout)) report(walk, at, 'type', 'timeout must be {hours, action}');
-    else {
-      const { hours } = timeout;
-      if (hours === undefined) report(walk, at, 'required', 'timeout.hours is required');
-      else if (typeof hours !== 'number' || !Number.isFinite(hours)) {
-        report(walk, at, 'type', 'timeout.hours must be a number');
-      } else if (hours <= 0 || hours > MAX_TIMEOUT_HOURS) {
-        report(walk, at, 'range', `timeout.hours must be above 0 and at most ${MAX_TIMEOUT_HOURS}`);
-      }
-      checkOneOf(walk, at, 'timeout.action', timeout.action, [
-        'remind',
-        'auto_approve',
-        'auto_reject',
-      ]);
-    }
-  }
+  if (timeout !== undefined)
+    for (const [rule, message] of nodeTimeoutProblems(timeout)) report(walk, at, rule, message);
   if (emptyAssignee !== undefined) {
     if (!isPlainObject(emptyAssignee)) {
       report(walk, at, 'type', 'emptyAssignee must be {strategy, userIds?}');
@@ -303,24 +306,17 @@ function checkAssignee(walk: Walk, at: Fault, rule: unknown, allowSelected: bool
     case 'dept_leader':
       checkOneOf(walk, at, 'assignee.source', rule.source, ['initiator', 'form_field']);
       if (rule.source === 'form_field') {
-        if (rule.field === undefined || rule.field === '') {
-          report(walk, at, 'required', 'assignee.field is required when source is form_field');
-        } else if (typeof rule.field !== 'string' || !walk.fields.has(rule.field)) {
-          report(walk, at, 'option', 'assignee.field must name a declared form field');
-        } else if (walk.fields.get(rule.field)?.type !== 'number') {
-          report(
-            walk,
-            at,
-            'type',
-            `assignee.field "${rule.field}" must be a number field (a department id)`,
-          );
-        }
+        const problem = fieldRefProblem(walk, rule.field, ['dept', 'number'], 'a department');
+        if (problem) report(walk, at, problem[0], problem[1]);
       }
       if (rule.level !== undefined) {
         if (!Number.isSafeInteger(rule.level)) bad = ['type', 'assignee.level must be an integer'];
         else if ((rule.level as number) < 1) bad = ['range', 'assignee.level must be at least 1'];
       }
       checkOneOf(walk, at, 'assignee.initiatorIsLeader', rule.initiatorIsLeader ?? 'allow', LEADER);
+      break;
+    case 'form_user':
+      bad = fieldRefProblem(walk, rule.field, ['user'], 'a person');
       break;
     case 'initiator_selected':
       if (!allowSelected) bad = ['option', 'a cc node cannot use an initiator_selected assignee'];
@@ -331,7 +327,7 @@ function checkAssignee(walk: Walk, at: Fault, rule: unknown, allowSelected: bool
     default:
       bad = [
         'option',
-        'assignee.type must be one of users, roles, dept_leader, initiator_selected',
+        'assignee.type must be one of users, roles, dept_leader, initiator_selected, form_user',
       ];
   }
   if (bad) report(walk, at, bad[0], bad[1]);

@@ -52,7 +52,10 @@ export function toInstanceItem(row: InstanceRow): InstanceItemView {
 
 /** A stored task row as the API shows it (lists). */
 export function toTaskView(
-  row: Omit<TaskRow, 'tenant_id' | 'seq' | 'added_by_sign' | 'reminded_at' | 'urged_at'>,
+  row: Omit<
+    TaskRow,
+    'tenant_id' | 'seq' | 'added_by_sign' | 'reminded_at' | 'urged_at' | 'timeout_count'
+  >,
 ): TaskView {
   return {
     id: row.id,
@@ -63,6 +66,7 @@ export function toTaskView(
     assignee_id: row.assignee_id,
     original_assignee_id: row.original_assignee_id,
     delegator_id: row.delegator_id,
+    on_behalf_of_id: row.on_behalf_of_id,
     status: row.status,
     result: row.result,
     round: row.round,
@@ -86,6 +90,7 @@ function taskViewOf(task: TaskState, instanceId: number, names: Map<string, stri
     assignee_id: task.assigneeId,
     original_assignee_id: task.originalAssigneeId,
     delegator_id: task.delegatorId,
+    on_behalf_of_id: task.onBehalfOfId,
     status: task.status,
     result: task.result,
     round: task.round,

@@ -116,6 +116,8 @@ export const taskView = z.object({
   assignee_id: z.number().int(),
   original_assignee_id: z.number().int().nullable(),
   delegator_id: z.number().int().nullable(),
+  /** The person out of office this task was opened for (the assignee stands in), or null. */
+  on_behalf_of_id: z.number().int().nullable(),
   status: z.enum(['pending', 'waiting', 'done', 'canceled']),
   result: z.string().nullable(),
   round: z.number().int(),

@@ -27,7 +27,7 @@ import {
   type FormSchema,
 } from '../engine/index.js';
 import { formProblems } from '../runtime/form-input.js';
-import type { InstanceRunner, Loaded } from '../runtime/runner.js';
+import { definitionOf, type InstanceRunner, type Loaded } from '../runtime/runner.js';
 import {
   insertInstance,
   instanceStateOf,
@@ -205,7 +205,7 @@ export class InstancesService {
         throw err;
       });
       const loaded: Loaded = { instance, state: instanceStateOf(instance, []), tree, schema };
-      const ctx = this.o.runner.context(trx, tenantId, tree, schema);
+      const ctx = this.o.runner.context(trx, tenantId, definitionOf(loaded));
       const result = await startInstance(ctx, {
         form: init.form,
         initiatorId: init.initiatorId,

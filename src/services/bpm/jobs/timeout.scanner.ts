@@ -1,15 +1,7 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { BpmDb } from '../bpm.tables.js';
-import {
-  applyAction,
-  findNode,
-  SYSTEM_ACTOR,
-  SYSTEM_NAME,
-  SYSTEM_OPERATOR,
-  type ApprovalNode,
-  type EngineResult,
-} from '../engine/index.js';
+import { applyAction, SYSTEM_ACTOR, SYSTEM_NAME, SYSTEM_OPERATOR } from '../engine/index.js';
 import type { InstanceRunner } from '../runtime/runner.js';
 
 const SYSTEM = { id: SYSTEM_OPERATOR, name: SYSTEM_NAME };
@@ -22,8 +14,10 @@ interface DueTask {
 }
 
 /**
- * Acts on pending tasks past their `due_at`, as the system: `remind` logs and notifies once,
- * `auto_approve` and `auto_reject` run the same action code as a person. Each task is claimed
+ * Acts on pending tasks past their `due_at`, as the system (the engine's `timeout` action:
+ * remind, escalate, approve or reject; a resubmit task's reminder or cancel). A deadline the
+ * engine re-arms (the next reminder, the next level) has a new `due_at` and is claimable again
+ * then (state.repo clears `reminded_at`). Each task is claimed
  * inside the instance's transaction (SKIP LOCKED, then `reminded_at` set), so two scanners
  * (replicas) never act twice on one task, and a crash before commit leaves it unclaimed.
  */
@@ -38,7 +32,6 @@ export class TimeoutScanner {
       .selectFrom('bpm_tasks')
       .select(['id', 'tenant_id', 'instance_id', 'node_id'])
       .where('status', '=', 'pending')
-      .where('kind', '=', 'approval')
       .where('reminded_at', 'is', null)
       .where('due_at', '<=', sql<Date>`now()`)
       .orderBy('due_at')
@@ -80,48 +73,13 @@ export class TimeoutScanner {
         .execute();
       return true;
     };
+    // The engine decides what the deadline does (engine/actions-timeout.ts).
     const step = await this.o.runner.act(
       task.tenant_id,
       task.instance_id,
       SYSTEM,
-      async (ctx, current): Promise<EngineResult> => {
-        const node = findNode(current.tree, task.node_id) as ApprovalNode | null;
-        const action = node?.timeout?.action ?? 'remind';
-        const held = current.state.tasks.find((t) => t.id === task.id)!;
-        if (action === 'auto_approve') {
-          return applyAction(
-            ctx,
-            current.state,
-            { type: 'approve', taskId: task.id, comment: 'timeout' },
-            SYSTEM_ACTOR,
-          );
-        }
-        if (action === 'auto_reject') {
-          return applyAction(
-            ctx,
-            current.state,
-            { type: 'reject', taskId: task.id, comment: 'timeout' },
-            SYSTEM_ACTOR,
-          );
-        }
-        return {
-          state: current.state,
-          effects: [
-            {
-              type: 'log',
-              entry: {
-                nodeId: task.node_id,
-                nodeName: node?.name ?? null,
-                action: 'remind',
-                operatorId: SYSTEM_OPERATOR,
-                comment: 'timeout',
-                round: held.round,
-              },
-            },
-            { type: 'notify', kind: 'timeout', userIds: [held.assigneeId], nodeId: task.node_id },
-          ],
-        };
-      },
+      (ctx, current) =>
+        applyAction(ctx, current.state, { type: 'timeout', taskId: task.id }, SYSTEM_ACTOR),
       { guard: claim },
     );
     if (step)

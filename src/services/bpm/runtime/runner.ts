@@ -9,6 +9,7 @@ import type {
   FormSchema,
   InstanceState,
 } from '../engine/index.js';
+import { absenceBook } from '../out-of-office/out-of-office.repo.js';
 import { writeEffects, type NotifyTarget } from './effects.repo.js';
 import {
   findInstance,
@@ -57,6 +58,13 @@ export interface ActOptions {
   taskId?: number;
 }
 
+/** The frozen definition of a loaded instance, as `context` takes it. */
+export const definitionOf = (loaded: Loaded) => ({
+  tree: loaded.tree,
+  schema: loaded.schema,
+  key: loaded.instance.definition_key,
+});
+
 /** The engine's state with its temporary (negative) task ids replaced by the stored ones. */
 function withStoredIds(state: InstanceState, ids: Map<number, number>): InstanceState {
   if (ids.size === 0) return state;
@@ -77,13 +85,20 @@ export class InstanceRunner {
     this.now = o.now ?? Date.now;
   }
 
-  context(db: BpmDb, tenantId: number, tree: FlowNode, schema: FormSchema): EngineContext {
+  /** The engine's view of one instance's world: its tenant's directory and absences, now. */
+  context(
+    db: BpmDb,
+    tenantId: number,
+    definition: { tree: FlowNode; schema: FormSchema; key: string },
+  ): EngineContext {
     let next = 0;
+    const now = this.now();
     return {
-      tree,
-      schema,
+      tree: definition.tree,
+      schema: definition.schema,
       directory: this.o.directoryOf(tenantId, db),
-      now: this.now(),
+      absences: absenceBook(db, tenantId, definition.key, now),
+      now,
       newTaskId: () => --next,
     };
   }
@@ -136,7 +151,7 @@ export class InstanceRunner {
       const loaded = await this.load(trx, tenantId, instanceId, true);
       if (!loaded) throw AppError.notFound('instance');
       if (options.guard && !(await options.guard(trx, loaded))) return null;
-      const ctx = this.context(trx, tenantId, loaded.tree, loaded.schema);
+      const ctx = this.context(trx, tenantId, definitionOf(loaded));
       const result = await step(ctx, loaded).catch((err: unknown) => {
         throw withWinningState(err, loaded, options.taskId);
       });

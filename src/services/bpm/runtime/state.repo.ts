@@ -34,6 +34,8 @@ export function taskStateOf(row: TaskRow): TaskState {
     finishedAt: ms(row.finished_at),
     addedBySign: row.added_by_sign,
     urgedAt: ms(row.urged_at),
+    onBehalfOfId: row.on_behalf_of_id,
+    timeoutCount: row.timeout_count,
   };
 }
 
@@ -182,6 +184,8 @@ export async function saveState(
           due_at: date(t.dueAt),
           finished_at: date(t.finishedAt),
           urged_at: date(t.urgedAt),
+          on_behalf_of_id: t.onBehalfOfId,
+          timeout_count: t.timeoutCount,
         })),
       )
       .returning('id')
@@ -203,6 +207,8 @@ export async function saveState(
         due_at: date(t.dueAt),
         finished_at: date(t.finishedAt),
         urged_at: date(t.urgedAt),
+        on_behalf_of_id: t.onBehalfOfId,
+        timeout_count: t.timeoutCount,
         // The timeout scanner handles a task once (`reminded_at`); a task that is pending again,
         // in new hands or under a new deadline is due to be handled again.
         ...(needsTimeoutAgain(old, t) ? { reminded_at: null } : {}),

@@ -1,4 +1,5 @@
 import type { Principal } from '../../../platform/auth/principal.js';
+import { absenceBook } from '../out-of-office/out-of-office.repo.js';
 import { AppError } from '../../../platform/http/errors.js';
 import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
@@ -37,7 +38,12 @@ export class SimulationService {
         { field: 'initiator_id', rule: 'option', message: 'no such user in this tenant' },
       ]);
     return simulate(
-      { tree: definition.node_tree as FlowNode, directory },
+      {
+        tree: definition.node_tree as FlowNode,
+        directory,
+        // Who is away now: their tasks would open for their stand-ins.
+        absences: absenceBook(this.o.db, principal.tenantId, definition.key, Date.now()),
+      },
       {
         form,
         initiatorId,

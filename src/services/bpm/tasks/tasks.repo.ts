@@ -24,6 +24,7 @@ const taskColumns = [
   't.assignee_id',
   't.original_assignee_id',
   't.delegator_id',
+  't.on_behalf_of_id',
   't.status',
   't.result',
   't.round',

@@ -13,7 +13,7 @@ import {
   type Viewer,
 } from '../instances/instance-view.js';
 import type { InstancesService } from '../instances/instances.service.js';
-import type { InstanceRunner } from '../runtime/runner.js';
+import { definitionOf, type InstanceRunner } from '../runtime/runner.js';
 import { taskRefOf, type TaskRow } from '../runtime/state.repo.js';
 import { editsOfLastApproval, listHandedOver, openTasksOf } from './tasks.repo.js';
 import type { SortOrder } from '../../../platform/http/sort.js';
@@ -32,7 +32,7 @@ export interface TasksServiceOptions {
 
 type TaskItemRow = Omit<
   TaskRow,
-  'tenant_id' | 'seq' | 'added_by_sign' | 'reminded_at' | 'urged_at'
+  'tenant_id' | 'seq' | 'added_by_sign' | 'reminded_at' | 'urged_at' | 'timeout_count'
 > & {
   instance_title: string;
   definition_key: string;
@@ -136,12 +136,7 @@ export class TasksService {
    */
   async explain(principal: Principal, taskId: number) {
     const { loaded, viewer } = await this.visibleTask(principal, taskId);
-    const ctx = this.o.runner.context(
-      this.o.db,
-      loaded.instance.tenant_id,
-      loaded.tree,
-      loaded.schema,
-    );
+    const ctx = this.o.runner.context(this.o.db, loaded.instance.tenant_id, definitionOf(loaded));
     const explained = await explainTask(ctx, loaded.state, taskId);
     const field = explained.resolution?.field;
     if (field === undefined || !hiddenFor(loaded.tree, loaded.state, viewer).includes(field))

@@ -3,7 +3,13 @@ import { principalOf, requirePermission } from '../../../platform/auth/guard.js'
 import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import { idParams } from '../identity.schema.js';
-import { createUserBody, listUsersQuery, updateUserBody, userView } from './users.schema.js';
+import {
+  createUserBody,
+  listUsersQuery,
+  updatedUserView,
+  updateUserBody,
+  userView,
+} from './users.schema.js';
 import type { UsersService } from './users.service.js';
 
 const tags = ['identity'];
@@ -60,7 +66,7 @@ export function registerUserRoutes(app: HttpApp, users: UsersService): void {
         summary: 'Change a user (partial; role_ids replaces the set)',
         params: idParams,
         body: updateUserBody,
-        response: { 200: envelopeOf(userView) },
+        response: { 200: envelopeOf(updatedUserView) },
       },
     },
     async (request) =>

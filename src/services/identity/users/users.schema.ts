@@ -61,3 +61,12 @@ export const userView = z.object({
   updated_at: timestamp,
 });
 export type UserView = z.infer<typeof userView>;
+
+/** A change's answer: a disabled user's open approval tasks too, to reassign them. */
+export const updatedUserView = userView.extend({
+  open_tasks: z
+    .number()
+    .int()
+    .optional()
+    .describe('present when the user is disabled: open approval tasks they still hold'),
+});

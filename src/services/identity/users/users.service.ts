@@ -22,6 +22,7 @@ import {
 import { lockDepartmentForReference } from '../departments/departments.repo.js';
 import { auditChange } from '../audit.js';
 import { invalidateUsers } from '../directory.js';
+import type { IdentityPorts } from '../identity.ports.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';
 import { lockRolesForReference } from '../roles/roles.repo.js';
@@ -47,6 +48,8 @@ export interface UsersServiceOptions {
   passwords: PasswordHasher;
   /** Where changes are recorded (the kernel's business-audit writer). */
   audit: BusinessAuditWriter;
+  /** Open approval tasks of a user (a port), answered when the user is disabled. */
+  openTasksOf: IdentityPorts['openTasksOf'];
   /** Tells the old address of an e-mail change; none when mail is not configured. */
   mailer?: Mailer | undefined;
   logger: Logger;
@@ -137,7 +140,15 @@ export class UsersService {
     return toUserView(row!);
   }
 
-  async update(principal: Principal, userId: number, input: UpdateUserInput): Promise<UserView> {
+  /**
+   * Changes a user. Disabling answers `open_tasks` too: the approval tasks they still hold,
+   * which nobody can act on until an administrator reassigns them.
+   */
+  async update(
+    principal: Principal,
+    userId: number,
+    input: UpdateUserInput,
+  ): Promise<UserView & { open_tasks?: number }> {
     const tenantId = principal.tenantId;
     const self = userId === principal.userId;
     if (self && input.status === 'disabled') {
@@ -207,7 +218,8 @@ export class UsersService {
     // After the commit: the next request of this user is checked against the new state.
     await invalidateUsers(this.o.cache, [userId]);
     if (before.email && before.email !== row.email) this.tellOldAddress(before, row);
-    return toUserView(row);
+    if (row.status !== 'disabled') return toUserView(row);
+    return { ...toUserView(row), open_tasks: await this.o.openTasksOf(tenantId, userId) };
   }
 
   async remove(principal: Principal, userId: number): Promise<void> {
