@@ -18,10 +18,16 @@ export function asList<T>(value: T[] | Page<T> | null | undefined): T[] {
 }
 
 // The form schema and condition shapes are the engine's own (one definition for both sides).
-export type { Condition, ConditionOp } from '@engine/types';
-export type { FieldType, FormField, FormSchema, NodeTimeout, ResubmitTimeout } from './interim';
-import type { Condition } from '@engine/types';
-import type { FormSchema, NodeTimeout, ResubmitTimeout } from './interim';
+export type {
+  Condition,
+  ConditionOp,
+  FieldType,
+  FormField,
+  FormSchema,
+  NodeTimeout,
+  ResubmitTimeout,
+} from '@engine/types';
+import type { Condition, FormSchema, NodeTimeout, ResubmitTimeout } from '@engine/types';
 
 export interface Definition {
   id: number;
@@ -40,10 +46,8 @@ export interface Definition {
   published_at: string | null;
 }
 
-export type { ActionName } from '@engine/types';
-export type { AssigneeRule } from './interim';
-import type { ActionName } from '@engine/types';
-import type { AssigneeRule } from './interim';
+export type { ActionName, AssigneeRule } from '@engine/types';
+import type { ActionName, AssigneeRule } from '@engine/types';
 
 export type NodeState = 'done' | 'active' | 'pending' | 'skipped' | 'suspended';
 
@@ -175,8 +179,17 @@ export interface SimulateResult {
     resolution: unknown;
     strategy: unknown;
     fallback?: unknown;
+    /** Assignees out of office: their task would open for `stand_in_id` (in `assignees`). */
+    stand_ins?: StandInView[];
   }[];
   failures: unknown[];
+}
+
+/** Who is away and who takes their task, with each absence followed (until: ISO 8601). */
+export interface StandInView {
+  user_id: number;
+  stand_in_id: number;
+  chain: { user_id: number; stand_in_id: number; until: string }[];
 }
 
 export const bpmKeys = {

@@ -5,8 +5,7 @@
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { data } from './client';
-import { untyped } from './interim';
+import { api, data } from './client';
 
 export interface Person {
   id: number;
@@ -42,9 +41,7 @@ function listOf<T>(value: unknown): T[] {
 /** Active people of the caller's tenant whose username or name matches (at most 20). */
 export async function searchPeople(keyword: string): Promise<Person[]> {
   const query: Record<string, string> = keyword ? { keyword } : {};
-  return listOf<Person>(
-    await data(untyped.GET('/api/v1/bpm/directory/users', { params: { query } })),
-  );
+  return listOf<Person>(await data(api.GET('/api/v1/bpm/directory/users', { params: { query } })));
 }
 
 /** The people with these ids (at most 100), inactive ones included with `active: false`. */
@@ -52,13 +49,13 @@ export async function peopleByIds(ids: number[]): Promise<Person[]> {
   if (ids.length === 0) return [];
   return listOf<Person>(
     await data(
-      untyped.GET('/api/v1/bpm/directory/users', { params: { query: { ids: ids.join(',') } } }),
+      api.GET('/api/v1/bpm/directory/users', { params: { query: { ids: ids.join(',') } } }),
     ),
   );
 }
 
 export async function fetchDepartments(): Promise<Department[]> {
-  return listOf<Department>(await data(untyped.GET('/api/v1/bpm/directory/departments')));
+  return listOf<Department>(await data(api.GET('/api/v1/bpm/directory/departments')));
 }
 
 /**

@@ -1,8 +1,10 @@
 import { ok, server } from '../test/fakeServer';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Button, Form } from 'antd';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import i18n from '../i18n';
+import { FormRenderer } from './FormRenderer';
 import { PersonPicker } from './PersonPicker';
 
 const PEOPLE = [
@@ -59,5 +61,39 @@ describe('PersonPicker', () => {
       fireEvent.click(option);
     });
     expect(picked).toEqual([3]);
+  });
+
+  it("is the form renderer's control for a Person field, validated by the engine's rules", async () => {
+    const submitted: unknown[] = [];
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const { container } = render(
+      <QueryClientProvider client={client}>
+        <Form onFinish={(v) => submitted.push(v)}>
+          <FormRenderer
+            schema={{
+              fields: [{ key: 'manager', label: 'Manager', type: 'user', required: true }],
+            }}
+          />
+          <Button htmlType="submit">go</Button>
+        </Form>
+      </QueryClientProvider>,
+    );
+    await act(async () => {
+      fireEvent.submit(container.querySelector('form')!);
+    });
+    expect(await screen.findByText('Manager is required')).toBeTruthy();
+    const box = screen.getByLabelText('Manager');
+    await act(async () => {
+      fireEvent.mouseDown(box);
+      fireEvent.change(box, { target: { value: 'car' } });
+    });
+    const carol = await screen.findByText('Carol', {}, { timeout: 3000 });
+    await act(async () => {
+      fireEvent.click(carol);
+    });
+    await act(async () => {
+      fireEvent.submit(container.querySelector('form')!);
+    });
+    await waitFor(() => expect(submitted).toEqual([{ manager: 3 }]));
   });
 });

@@ -9,8 +9,7 @@ export type Rule = 'required' | 'type' | 'option' | 'range' | 'max_length' | 'fo
 
 /** The rule a value breaks, as the server would report it, or null when the server accepts it. */
 export function fieldProblem(field: FormField, value: unknown): Rule | null {
-  // INTERIM cast until the engine's FieldType has `user` and `dept` (api/interim.ts).
-  const result = validateForm({ fields: [field] } as never, { [field.key]: value });
+  const result = validateForm({ fields: [field] }, { [field.key]: value });
   return result.ok ? null : ((result.problems[0]?.rule as Rule | undefined) ?? 'type');
 }
 

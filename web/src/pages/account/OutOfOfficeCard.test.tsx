@@ -71,6 +71,7 @@ beforeEach(async () => {
     }
     stored = { ...(body as object), user_id: 2, definition_keys: null, comment: null };
     stored.active = true;
+    stored.updated_by = 2;
     stored.updated_at = new Date().toISOString();
     return ok({ ...stored, moved: 2 });
   };
@@ -134,6 +135,7 @@ describe('out of office in the profile', () => {
       move_pending: false,
       comment: 'Holiday',
       active: true,
+      updated_by: 2,
       updated_at: '2025-01-01T00:00:00Z',
     };
     mount();

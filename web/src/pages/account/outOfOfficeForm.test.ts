@@ -37,6 +37,7 @@ describe('out-of-office form', () => {
       move_pending: false,
       comment: null,
       active: false,
+      updated_by: 2,
       updated_at: '2025-08-01T00:00:00Z',
     };
     expect(absenceState({ ...a, active: true }, Date.parse('2025-08-05T00:00:00Z'))).toBe('active');
