@@ -202,11 +202,18 @@ const en = {
     standInOpen: '{{user}} is out of office; {{standIn}} acts on their behalf',
     escalate: 'Passed up from {{from}} to {{to}} (level {{level}})',
     escalatePlain: 'Passed up from {{from}} to {{to}}',
+    escalateStandIn:
+      'Passed up from {{from}} to {{to}}, standing in for {{leader}} who is out of office (level {{level}})',
     escalateTop: 'Top of the tree: there is nobody above {{from}} to pass it to',
     remind: 'Reminder #{{count}}',
     resubmitTimedOut: 'Not resubmitted in time: canceled by the system',
     handedTo: 'To {{to}}',
     fromTo: 'From {{from}} to {{to}}',
+    note: {
+      timeout: 'The time limit was reached',
+      nobodyAbove: 'The time limit was reached and there is nobody above to escalate to',
+      topOfTree: 'Top of the tree',
+    },
   },
   diagram: {
     label: 'The route of this request, step by step',
@@ -271,6 +278,13 @@ const en = {
     mode: 'Mode',
     type: 'Type',
     fallback: 'Fallback',
+    task_id: 'Task',
+    assignee_id: 'Holder',
+    on_behalf_of_id: 'On behalf of',
+    stand_in: 'Out of office',
+    stand_ins: 'Stand-ins',
+    in_resolution: 'Still named by the rule',
+    standInLink: '{{user}} is away until {{until}}: {{standIn}} stands in',
   },
   designer: {
     add: { approval: 'Approval step', cc: 'CC step', branch: 'Branch' },

@@ -199,11 +199,18 @@ const zhCN: Dictionary = {
     standInOpen: '{{user}} 不在岗，由 {{standIn}} 代为处理',
     escalate: '超时上报：由 {{from}} 转给 {{to}}（第 {{level}} 级）',
     escalatePlain: '超时上报：由 {{from}} 转给 {{to}}',
+    escalateStandIn:
+      '超时上报：由 {{from}} 转给 {{to}}，代不在岗的 {{leader}} 处理（第 {{level}} 级）',
     escalateTop: '已到组织最高层：{{from}} 之上没有可上报的负责人',
     remind: '第 {{count}} 次提醒',
     resubmitTimedOut: '未按时重新提交：系统已撤回',
     handedTo: '转给 {{to}}',
     fromTo: '由 {{from}} 改为 {{to}}',
+    note: {
+      timeout: '已超过处理时限',
+      nobodyAbove: '已超过处理时限，且之上没有可上报的负责人',
+      topOfTree: '已到组织最高层',
+    },
   },
   diagram: { label: '本申请的审批路线', end: '结束', redacted: '条件涉及对您隐藏的字段' },
   node: {
@@ -264,6 +271,13 @@ const zhCN: Dictionary = {
     mode: '方式',
     type: '类型',
     fallback: '兜底',
+    task_id: '任务',
+    assignee_id: '处理人',
+    on_behalf_of_id: '代谁处理',
+    stand_in: '不在岗',
+    stand_ins: '代理人',
+    in_resolution: '仍在规则结果中',
+    standInLink: '{{user}} 不在岗至 {{until}}：由 {{standIn}} 代理',
   },
   designer: {
     add: { approval: '审批节点', cc: '抄送节点', branch: '条件分支' },

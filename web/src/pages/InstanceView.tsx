@@ -1,6 +1,6 @@
 import { QuestionCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Modal, Row, Space } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Row, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
@@ -18,6 +18,7 @@ import { useAuth } from '../auth/AuthContext';
 import { RouteDiagram, type PeopleByNode } from '../diagram/RouteDiagram';
 import { walkTree } from '../diagram/tree';
 import { ActionBar } from './ActionBar';
+import { ExplainModal } from './ExplainModal';
 import { FormValues } from './FormValues';
 import { personLabel } from '../form/personLabel';
 import { Timeline } from './Timeline';
@@ -225,33 +226,5 @@ export function InstanceView({
         <ExplainModal taskId={taskId} onClose={() => setExplain(false)} />
       )}
     </Space>
-  );
-}
-
-function ExplainModal({ taskId, onClose }: { taskId: number; onClose: () => void }) {
-  const { t } = useTranslation();
-  const explain = useQuery({
-    queryKey: ['bpm', 'explain', taskId],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/tasks/{id}/explain', { params: { path: { id: taskId } } }),
-      ) as Promise<Record<string, unknown>>,
-  });
-  return (
-    <Modal open title={t('explain.title')} onCancel={onClose} footer={null}>
-      {explain.isPending ? (
-        <LoadingState />
-      ) : explain.isError ? (
-        <ErrorState error={explain.error} />
-      ) : (
-        <Descriptions column={1} size="small" bordered data-testid="explain-result">
-          {Object.entries(explain.data).map(([k, v]) => (
-            <Descriptions.Item key={k} label={t(`explain.${k}`, k)}>
-              {typeof v === 'object' ? JSON.stringify(v) : String(v)}
-            </Descriptions.Item>
-          ))}
-        </Descriptions>
-      )}
-    </Modal>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TimelineEntry } from '../api/bpm';
 import { usePeople } from '../api/people';
 import { personLabel } from '../form/personLabel';
-import { timelinePeople, timelineWords } from './timelineWords';
+import { systemNote, timelinePeople, timelineWords } from './timelineWords';
 
 /**
  * The request's process log, oldest first: what was done, on which step, by whom, with the
@@ -21,6 +21,7 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }) {
       data-testid="timeline"
       items={entries.map((e) => {
         const words = timelineWords(e, nameOf, when);
+        const note = systemNote(e);
         return {
           key: e.id,
           content: (
@@ -35,7 +36,12 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }) {
                   {t(`timeline.${words.key}`, words.params)}
                 </Typography.Text>
               )}
-              {e.comment && <Typography.Text>“{e.comment}”</Typography.Text>}
+              {note
+                ? // "Top of the tree" is what the words above already say.
+                  note !== 'topOfTree' && (
+                    <Typography.Text type="secondary">{t(`timeline.note.${note}`)}</Typography.Text>
+                  )
+                : e.comment && <Typography.Text>“{e.comment}”</Typography.Text>}
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {new Date(e.created_at).toLocaleString()}
               </Typography.Text>

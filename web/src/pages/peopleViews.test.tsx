@@ -54,7 +54,7 @@ const entries = [
   entry(2, 'remind', { count: 2 }),
   entry(3, 'escalate', { from_user_id: 3, to_user_id: 4, level: 1 }),
   entry(4, 'escalate', { from_user_id: 4, to_user_id: null, level: 2 }, 'top of the tree'),
-  entry(5, 'cancel', null),
+  entry(5, 'cancel', null, 'timeout'),
 ];
 
 describe('the timeline in words', () => {
@@ -68,6 +68,9 @@ describe('the timeline in words', () => {
       screen.getByText('Top of the tree: there is nobody above Dan (inactive) to pass it to'),
     ).toBeTruthy();
     expect(screen.getByText('Not resubmitted in time: canceled by the system')).toBeTruthy();
+    // The system's fixed notes read as words, not as quoted comments.
+    expect(screen.getByText('The time limit was reached')).toBeTruthy();
+    expect(screen.queryByText(/“timeout”|“top of the tree”/)).toBeNull();
     const headed = (text: string) => (_: string, el: Element | null) =>
       el?.tagName === 'SPAN' && el.textContent === text;
     expect(screen.getAllByText(headed('Escalated · Lead · System'))).toHaveLength(2);
@@ -84,6 +87,7 @@ describe('the timeline in words', () => {
     expect(screen.getByText('超时上报：由 Carol 转给 Dan（已停用）（第 1 级）')).toBeTruthy();
     expect(screen.getByText('第 2 次提醒')).toBeTruthy();
     expect(screen.getByText('未按时重新提交：系统已撤回')).toBeTruthy();
+    expect(screen.getByText('已超过处理时限')).toBeTruthy();
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEntry } from '../api/bpm';
-import { timelinePeople, timelineWords } from './timelineWords';
+import { systemNote, timelinePeople, timelineWords } from './timelineWords';
 
 const entry = (action: string, details: Record<string, unknown> | null, operator_id = 0) =>
   ({
@@ -40,6 +40,12 @@ describe('timeline words', () => {
       params: { from: 'Bob', to: 'Dan', level: 2 },
     });
     expect(words(entry('escalate', { from_user_id: 2, to_user_id: 4 }))?.key).toBe('escalatePlain');
+    expect(
+      words(entry('escalate', { from_user_id: 2, to_user_id: 3, on_behalf_of_id: 4, level: 1 })),
+    ).toEqual({
+      key: 'escalateStandIn',
+      params: { from: 'Bob', to: 'Carol', leader: 'Dan', level: 1 },
+    });
     expect(words(entry('escalate', { from_user_id: 4, to_user_id: null, level: 3 }))).toEqual({
       key: 'escalateTop',
       params: { from: 'Dan' },
@@ -74,5 +80,17 @@ describe('timeline words', () => {
         entry('edit', { changes: [] }),
       ]).sort(),
     ).toEqual([2, 3, 4]);
+  });
+
+  it("knows the notes the system writes, and leaves people's comments as they are", () => {
+    const noted = (comment: string, operator = 0) => ({
+      ...entry('remind', null, operator),
+      comment,
+    });
+    expect(systemNote(noted('timeout'))).toBe('timeout');
+    expect(systemNote(noted('top of the tree'))).toBe('topOfTree');
+    expect(systemNote(noted('timeout: nobody above to escalate to'))).toBe('nobodyAbove');
+    expect(systemNote(noted('timeout', 7))).toBeNull();
+    expect(systemNote(noted('something new'))).toBeNull();
   });
 });

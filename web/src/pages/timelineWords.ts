@@ -16,7 +16,7 @@ export function timelinePeople(entries: readonly TimelineEntry[]): number[] {
   const ids = new Set<number>();
   for (const e of entries) {
     const d = e.details ?? {};
-    for (const key of ['user_id', 'stand_in_id', 'from_user_id', 'to_user_id']) {
+    for (const key of ['user_id', 'stand_in_id', 'from_user_id', 'to_user_id', 'on_behalf_of_id']) {
       const id = idIn(d, key);
       if (id) ids.add(id);
     }
@@ -54,6 +54,10 @@ export function timelineWords(
       const to = person('to_user_id');
       const level = typeof d.level === 'number' ? d.level : null;
       if (!to) return { key: 'escalateTop', params: { from } };
+      // The leader it went to is away: their stand-in took it on their behalf.
+      const leader = person('on_behalf_of_id');
+      if (leader)
+        return { key: 'escalateStandIn', params: { from, to, leader, level: level ?? '-' } };
       return level === null
         ? { key: 'escalatePlain', params: { from, to } }
         : { key: 'escalate', params: { from, to, level } };
@@ -76,4 +80,20 @@ export function timelineWords(
     default:
       return null;
   }
+}
+
+/** The fixed notes the system writes as the comment of its own entries, by i18n key. */
+const SYSTEM_NOTES: Record<string, string> = {
+  timeout: 'timeout',
+  'timeout: nobody above to escalate to': 'nobodyAbove',
+  'top of the tree': 'topOfTree',
+};
+
+/**
+ * A system entry's note as an i18n key under `timeline.note.` (its comment is a fixed English
+ * text), or null: a person's comment, or a note the system has not been known to write.
+ */
+export function systemNote(entry: TimelineEntry): string | null {
+  if (entry.operator_id !== 0 || !entry.comment) return null;
+  return SYSTEM_NOTES[entry.comment] ?? null;
 }
