@@ -25,7 +25,8 @@ export async function choose(page: Page, label: string | RegExp, option: string 
 
 /**
  * Picks a person in a people picker (the directory every signed-in user may search): typed by
- * their username, which is unique, and chosen by the name shown once it is the only answer.
+ * their username, which is unique, and chosen by the name shown once it is the only answer;
+ * then the field is left, which closes its list.
  */
 export async function pickPerson(
   page: Page,
@@ -39,4 +40,7 @@ export async function pickPerson(
     await expect(options).toHaveCount(1, { timeout: 3000 });
     await options.filter({ hasText: person.nickname }).click({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+  // A multiple picker keeps its list open after a pick: leaving the field closes it (Tab or
+  // Escape would choose the highlighted option or close the dialog around it).
+  await box.evaluate((el) => (el as HTMLElement).blur());
 }
