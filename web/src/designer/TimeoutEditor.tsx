@@ -42,7 +42,7 @@ export function TimeoutEditor() {
                   initialValue="remind"
                 >
                   <Select
-                    style={{ width: 200 }}
+                    style={{ width: 250 }}
                     data-testid="timeout-action"
                     options={TIMEOUT_ACTIONS.map((a) => ({
                       value: a,
