@@ -31,6 +31,24 @@ export default tseslint.config(
     },
   },
   {
+    // The approval engine is pure: plain data in and out, no HTTP, no database, no clock.
+    files: ['src/services/bpm/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/platform/http/*', '**/platform/db/*'], message: 'the engine is pure' },
+            {
+              group: ['fastify', 'kysely', 'pg', '@electric-sql/*'],
+              message: 'the engine is pure',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Source files stay readable in one sitting (tests may be longer).
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts'],

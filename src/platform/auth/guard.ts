@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Cache } from '../cache/cache.js';
 import { BODY_LIMIT_BYTES, type HttpApp } from '../http/server.js';
-import { AppError, ERROR_CODES } from '../http/errors.js';
+import { AppError, ERROR_CODES } from '../errors.js';
 import type { PermissionCode } from './permissions.js';
 import { normalizePath } from '../http/request-path.js';
 import {

@@ -13,7 +13,7 @@ import {
 } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
-import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { OperationLogRecorder } from '../../platform/audit/operation-log.js';

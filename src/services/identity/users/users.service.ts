@@ -6,7 +6,7 @@ import { mayManageUser, type Principal } from '../../../platform/auth/principal.
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
-import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, type FieldProblem } from '../../../platform/errors.js';
 import type { Mailer } from '../../../platform/notify/mailer.js';
 import {
   assertCanGrant,
