@@ -1,10 +1,13 @@
+import { readdirSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-/** The services under src/services; each may import only itself, src/platform and src/config. */
-const SERVICES = ['gateway', 'auth', 'identity', 'bpm', 'audit'];
+/** The services under src/services (their folders); each may import only itself, src/platform and src/config. */
+const SERVICES = readdirSync(new URL('src/services', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {

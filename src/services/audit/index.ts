@@ -9,8 +9,10 @@ import type { ServiceModule } from '../../platform/module.js';
 import { buildAuditApp } from './audit.app.js';
 import { auditJobs } from './audit.jobs.js';
 
-export const auditModule: ServiceModule = {
+export const auditModule: ServiceModule<Record<string, never>, 'audit'> = {
   name: 'audit',
+  defaultPort: 8104,
+  routes: ['operation-logs', 'login-logs', 'logs'].map((area) => ({ prefix: `/api/v1/${area}` })),
   async create(kernel) {
     const { app, metrics } = await buildAuditApp(kernel);
     return { app, jobs: auditJobs(kernel, metrics) };

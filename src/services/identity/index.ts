@@ -24,8 +24,12 @@ export type {
 
 export type { IdentityPorts } from './identity.ports.js';
 
-export const identityModule: ServiceModule<IdentityPorts> = {
+export const identityModule: ServiceModule<IdentityPorts, 'identity'> = {
   name: 'identity',
+  defaultPort: 8102,
+  routes: ['users', 'roles', 'departments', 'tenants', 'permissions'].map((area) => ({
+    prefix: `/api/v1/${area}`,
+  })),
   async create(kernel, ports) {
     const { app } = await buildIdentityApp(kernel, ports);
     return { app, jobs: [] };
