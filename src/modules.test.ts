@@ -1,7 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from './config/settings.js';
-import { GATEWAY_ROUTES, SERVICE_NAMES, SERVICE_PORTS } from './start.js';
+import {
+  GATEWAY_ROUTES,
+  permissionCatalogue,
+  SERVICE_MODULES,
+  SERVICE_NAMES,
+  SERVICE_PORTS,
+} from './start.js';
 
 // src/start.ts holds the only list of modules; what is derived from it must stay coherent.
 
@@ -20,6 +26,16 @@ describe('the module list', () => {
     expect(new Set(prefixes).size).toBe(prefixes.length);
     for (const name of SERVICE_NAMES) {
       expect(GATEWAY_ROUTES.some((r) => r.service === name)).toBe(true);
+    }
+  });
+
+  it('joins every module\u2019s permission codes into one catalogue, each code declared once', () => {
+    const codes = permissionCatalogue().map((p) => p.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const m of SERVICE_MODULES) {
+      for (const p of m.permissions) expect(codes).toContain(p.code);
+      // A code a module requires but another declares must be in the catalogue.
+      for (const used of m.uses ?? []) expect(codes).toContain(used);
     }
   });
 

@@ -12,6 +12,7 @@ import type { HttpApp } from './platform/http/server.js';
 import { startJobs } from './platform/jobs/lifecycle.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
 import { createMetrics } from './platform/metrics/metrics.js';
+import type { PermissionSpec } from './platform/auth/permissions.js';
 import type { ServiceInstance, ServiceModule } from './platform/module.js';
 import { auditModule } from './services/audit/index.js';
 import { authModule, createBearerVerifier } from './services/auth/index.js';
@@ -66,7 +67,10 @@ function wired<Ports, Name extends string>(
  */
 const MODULES = [
   wired(authModule, (_kernel, p) => ({ users: p.directory })),
-  wired(identityModule, (kernel) => ({ openTasksOf: bpmOpenTasks(kernel) })),
+  wired(identityModule, (kernel) => ({
+    openTasksOf: bpmOpenTasks(kernel),
+    permissions: permissionCatalogue(),
+  })),
   wired(bpmModule, (_kernel, p) => ({
     verifyBearer: p.verifyBearer,
     directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
@@ -75,7 +79,16 @@ const MODULES = [
 ] as const;
 
 export type ServiceName = (typeof MODULES)[number]['module']['name'];
+
+/** Every code a role may grant, in the modules' order (GET /api/v1/permissions). */
+export function permissionCatalogue(): readonly PermissionSpec[] {
+  return MODULES.flatMap((m) => m.module.permissions);
+}
 export const SERVICE_NAMES: readonly ServiceName[] = MODULES.map((m) => m.module.name);
+/** The modules themselves, in the list's order (their declarations, not their wiring). */
+export const SERVICE_MODULES: readonly Omit<ServiceModule<never>, 'create'>[] = MODULES.map(
+  (m) => m.module,
+);
 
 const moduleOf = (name: ServiceName) => MODULES.find((m) => m.module.name === name)!;
 

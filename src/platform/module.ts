@@ -1,5 +1,6 @@
 import type { HttpApp } from './http/server.js';
 import type { JobSpec } from './jobs/catalogue.js';
+import type { PermissionSpec } from './auth/permissions.js';
 import type { Kernel } from './kernel.js';
 
 /**
@@ -38,6 +39,10 @@ export interface ServiceModule<Ports = Record<string, never>, Name extends strin
   name: Name;
   defaultPort: number;
   routes: readonly ServiceRoute[];
+  /** The permission codes this service declares (the catalogue is every module's). */
+  permissions: readonly PermissionSpec[];
+  /** Codes its routes require that another module declares (checked to exist by a test). */
+  uses?: readonly string[];
   create(kernel: Kernel, ports: Ports): Promise<ServiceInstance>;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GATEWAY_ROUTES } from '../../src/start.js';
+import { GATEWAY_ROUTES, permissionCatalogue } from '../../src/start.js';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
@@ -96,6 +96,7 @@ describe('a captured X-Auth-* header set', () => {
     expect(await codeOf(again)).toBe(40100);
     const { app: replica } = await buildIdentityApp(platform.kernel, {
       openTasksOf: async () => 0,
+      permissions: permissionCatalogue(),
     });
     try {
       await replica.listen({ host: '127.0.0.1', port: 0 });

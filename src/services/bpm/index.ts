@@ -5,6 +5,7 @@
  * timeout scanner. Provides `bpmOpenTasks` (how many open tasks a user holds).
  */
 import type { Kernel } from '../../platform/kernel.js';
+import { BPM_PERMISSIONS } from './bpm.permissions.js';
 import { always, type ServiceModule } from '../../platform/module.js';
 import { buildBpmApp } from './bpm.app.js';
 import type { BpmPorts } from './bpm.ports.js';
@@ -16,6 +17,7 @@ export type { BpmDirectory, BpmPorts, DirectoryOf, UserProfile } from './bpm.por
 
 export const bpmModule: ServiceModule<BpmPorts, 'bpm'> = {
   name: 'bpm',
+  permissions: BPM_PERMISSIONS,
   defaultPort: 8103,
   // Not behind forward-auth: BPM validates the Bearer JWT itself (its internal endpoints take a
   // token of their own).

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
-import { assertPermission } from '../../../platform/auth/guard.js';
+import { assertPermission } from '../identity.permissions.js';
 import type { PasswordHasher } from '../../../platform/auth/passwords.js';
 import { mayManageUser, type Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
