@@ -1,10 +1,13 @@
+import { readdirSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-/** The services under src/services; each may import only itself, src/platform and src/config. */
-const SERVICES = ['gateway', 'auth', 'identity', 'bpm', 'audit'];
+/** The services under src/services (their folders); each may import only itself, src/platform and src/config. */
+const SERVICES = readdirSync(new URL('src/services', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -28,6 +31,24 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  {
+    // The approval engine is pure: plain data in and out, no HTTP, no database, no clock.
+    files: ['src/services/bpm/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/platform/http/*', '**/platform/db/*'], message: 'the engine is pure' },
+            {
+              group: ['fastify', 'kysely', 'pg', '@electric-sql/*'],
+              message: 'the engine is pure',
+            },
+          ],
+        },
+      ],
     },
   },
   {

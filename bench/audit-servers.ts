@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { SERVICE_NAMES, loadSettings, type ServiceName } from '../src/config/settings.js';
+import { loadSettings } from '../src/config/settings.js';
 import type { HttpApp } from '../src/platform/http/server.js';
 import { openKernel, type Kernel } from '../src/platform/kernel.js';
 import { createLogger } from '../src/platform/logging/logger.js';
@@ -22,7 +22,7 @@ import { buildGatewayApp } from '../src/services/gateway/gateway.app.js';
 import type { IdentityTables } from '../src/services/identity/identity.tables.js';
 import { identityDirectory } from '../src/services/identity/index.js';
 import { seedIdentity } from '../src/services/identity/seed.js';
-import { buildService } from '../src/start.js';
+import { buildService, GATEWAY_ROUTES, SERVICE_NAMES, type ServiceName } from '../src/start.js';
 import { createScratchDatabase } from '../test/helpers/scratch-database.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -68,6 +68,7 @@ async function buildPlatform(k: Kernel) {
     serviceUrls[name] = await listen(service.app);
   }
   const gateway = await buildGatewayApp({
+    routes: GATEWAY_ROUTES,
     settings,
     logger,
     cache: k.cache,

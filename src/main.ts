@@ -1,15 +1,20 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadSettings, SERVICE_NAMES, type ServiceName } from './config/settings.js';
+import { ConfigError, loadSettings } from './config/settings.js';
 import { routeConsoleTo } from './platform/logging/console-bridge.js';
 import { createLogger } from './platform/logging/logger.js';
+
+/** The services, as their folders name them (src/start.ts lists the modules, one per folder). */
+const SERVICE_FOLDERS = readdirSync(new URL('./services', import.meta.url)).filter(
+  (name) => name !== 'gateway',
+);
 
 const HELP = `approva: the Approva administration platform
 
 Usage:
   approva serve                     all-in-one: gateway on PORT (default 8080), every service on 127.0.0.1
-  approva serve --service <name>    one service per process: gateway, ${SERVICE_NAMES.join(', ')}
+  approva serve --service <name>    one service per process: gateway, ${SERVICE_FOLDERS.join(', ')}
   approva migrate                   apply pending database migrations, seed a fresh database, exit
   approva keys rotate               add a new OAuth2/OIDC signing key (old ones stay published until their tokens expire)
   approva version                   print the version
@@ -45,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
   // Before the services load: some libraries print with console when imported (oidc-provider's
   // runtime notice), and every line this process writes is JSON.
   routeConsoleTo(logger);
-  const { migrateAndSeed, startPlatform, startService } = await import('./start.js');
+  const { migrateAndSeed, startPlatform, startService, SERVICE_NAMES } = await import('./start.js');
   for (const setting of settings.defaultsInUse) {
     logger.warn(
       { setting },
@@ -76,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
   if (
     service !== undefined &&
     service !== 'gateway' &&
-    !SERVICE_NAMES.includes(service as ServiceName)
+    !(SERVICE_NAMES as readonly string[]).includes(service)
   ) {
     process.stderr.write(
       `unknown service "${service}"; one of: gateway, ${SERVICE_NAMES.join(', ')}\n`,
@@ -84,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const running = service
-    ? await startService(service as ServiceName | 'gateway', settings, logger)
+    ? await startService(service as (typeof SERVICE_NAMES)[number] | 'gateway', settings, logger)
     : await startPlatform(settings, logger);
   logger.info({ url: running.url, service: service ?? 'all' }, 'listening');
   let stopping = false;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Kernel } from './platform/kernel.js';
-import { SERVICE_NAMES, type Settings } from './config/settings.js';
-import { buildService } from './start.js';
+import type { Settings } from './config/settings.js';
+import { buildService, SERVICE_NAMES } from './start.js';
 
 export const OPENAPI_PATH = new URL('../docs/openapi.json', import.meta.url);
 

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { SERVICE_NAMES, type ServiceName, type Settings } from './config/settings.js';
+import type { Settings } from './config/settings.js';
 import type { BearerVerifier } from './platform/auth/guard.js';
 import { OperationLogRecorder } from './platform/audit/operation-log.js';
 import { openOperationLogSink } from './platform/audit/operation-log-writer.js';
@@ -12,11 +12,17 @@ import type { HttpApp } from './platform/http/server.js';
 import { startJobs } from './platform/jobs/lifecycle.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
 import { createMetrics } from './platform/metrics/metrics.js';
-import type { ServiceInstance } from './platform/module.js';
+import type { PermissionSpec } from './platform/auth/permissions.js';
+import type { ServiceInstance, ServiceModule } from './platform/module.js';
 import { auditModule } from './services/audit/index.js';
 import { authModule, createBearerVerifier } from './services/auth/index.js';
 import { bpmModule, bpmOpenTasks } from './services/bpm/index.js';
-import { buildGatewayApp, HttpForwardAuth, LocalForwardAuth } from './services/gateway/index.js';
+import {
+  buildGatewayApp,
+  HttpForwardAuth,
+  LocalForwardAuth,
+  type GatewayRoute,
+} from './services/gateway/index.js';
 import {
   identityDirectory,
   identityModule,
@@ -31,14 +37,6 @@ import {
  * providing modules export.
  */
 
-/** Default port of each service in one-service-per-process mode. */
-export const SERVICE_PORTS: Record<ServiceName, number> = {
-  auth: 8101,
-  identity: 8102,
-  bpm: 8103,
-  audit: 8104,
-};
-
 /** The adapters one module provides to others, built once per process that needs them. */
 interface Providers {
   directory: IdentityDirectory;
@@ -50,24 +48,63 @@ function provide(kernel: Kernel): Providers {
   return { directory, verifyBearer: createBearerVerifier(kernel, { users: directory }) };
 }
 
-/** Every service, with its ports fitted. */
-const SERVICES: Record<
-  ServiceName,
-  (kernel: Kernel, providers: Providers) => Promise<ServiceInstance>
-> = {
-  auth: (kernel, p) => authModule.create(kernel, { users: p.directory }),
-  identity: (kernel) => identityModule.create(kernel, { openTasksOf: bpmOpenTasks(kernel) }),
-  bpm: (kernel, p) =>
-    bpmModule.create(kernel, {
-      verifyBearer: p.verifyBearer,
-      directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
-    }),
-  audit: (kernel) => auditModule.create(kernel, {}),
-};
+/** A module with its ports fitted from the providers. */
+function wired<Ports, Name extends string>(
+  module: ServiceModule<Ports, Name>,
+  ports: (kernel: Kernel, providers: Providers) => Ports,
+) {
+  return {
+    module,
+    build: (kernel: Kernel, providers: Providers) =>
+      module.create(kernel, ports(kernel, providers)),
+  };
+}
+
+/**
+ * The only list of services. Everything else that needs to know them is derived from it: the
+ * names (`serve --service`, `<NAME>_SERVICE_URL`), the default ports, the gateway's routes, the
+ * OpenAPI document and the production topology test's processes.
+ */
+const MODULES = [
+  wired(authModule, (_kernel, p) => ({ users: p.directory })),
+  wired(identityModule, (kernel) => ({
+    openTasksOf: bpmOpenTasks(kernel),
+    permissions: permissionCatalogue(),
+  })),
+  wired(bpmModule, (_kernel, p) => ({
+    verifyBearer: p.verifyBearer,
+    directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
+  })),
+  wired(auditModule, () => ({})),
+] as const;
+
+export type ServiceName = (typeof MODULES)[number]['module']['name'];
+
+/** Every code a role may grant, in the modules' order (GET /api/v1/permissions). */
+export function permissionCatalogue(): readonly PermissionSpec[] {
+  return MODULES.flatMap((m) => m.module.permissions);
+}
+export const SERVICE_NAMES: readonly ServiceName[] = MODULES.map((m) => m.module.name);
+/** The modules themselves, in the list's order (their declarations, not their wiring). */
+export const SERVICE_MODULES: readonly Omit<ServiceModule<never>, 'create'>[] = MODULES.map(
+  (m) => m.module,
+);
+
+const moduleOf = (name: ServiceName) => MODULES.find((m) => m.module.name === name)!;
+
+/** Default port of each service in one-service-per-process mode. */
+export const SERVICE_PORTS = Object.fromEntries(
+  MODULES.map((m) => [m.module.name, m.module.defaultPort]),
+) as Record<ServiceName, number>;
+
+/** Every route the gateway proxies, with the service behind it, in the modules' order. */
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = MODULES.flatMap((m) =>
+  m.module.routes.map((route) => ({ ...route, service: m.module.name })),
+);
 
 /** Builds one service's app and job catalogue (not listening, jobs not started): OpenAPI, benches. */
 export function buildService(name: ServiceName, kernel: Kernel): Promise<ServiceInstance> {
-  return SERVICES[name](kernel, provide(kernel));
+  return moduleOf(name).build(kernel, provide(kernel));
 }
 
 /**
@@ -180,7 +217,7 @@ export async function startProcess(
       const fitted = provide(opened);
       providers = fitted;
       for (const name of plan.services) {
-        const service = await SERVICES[name](opened, fitted);
+        const service = await moduleOf(name).build(opened, fitted);
         instances.push(service);
         closers.unshift(() => service.app.close());
         const port = together ? 0 : settings.http.servicePort || SERVICE_PORTS[name];
@@ -239,12 +276,15 @@ async function startGateway(
   const upstreams = kernel
     ? local
     : (Object.fromEntries(
-        Object.entries(settings.serviceUrls).filter(([, url]) => url !== undefined),
+        Object.entries(settings.serviceUrls).filter(([name]) =>
+          (SERVICE_NAMES as readonly string[]).includes(name),
+        ),
       ) as Partial<Record<ServiceName, string>>);
   const cache = kernel?.cache ?? openCache(settings.redis, logger);
   const recording = kernel ? undefined : await openGatewayRecorder(settings, logger);
   const metrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
   const gateway = await buildGatewayApp({
+    routes: GATEWAY_ROUTES,
     settings,
     logger,
     cache,

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
+import { serviceUrlsOf, url } from './service-urls.js';
 import { parseDurationMs } from './duration.js';
 import { externalLoginSettings, notifySettings } from './external-settings.js';
 import { describeDefaults, exposureProblems, type DefaultsInUse } from './exposure.js';
@@ -55,20 +56,6 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
-
-const url = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v.trim() === '') return undefined;
-    try {
-      new URL(v);
-      return v;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a URL' });
-      return z.NEVER;
-    }
-  });
 
 /** Every environment variable the platform reads, with its default. README's table mirrors this. */
 const envSchema = z.object({
@@ -131,10 +118,6 @@ const envSchema = z.object({
   METRICS_PORT: int(9464, 0, 65535),
   LOGIN_CAPTCHA: z.enum(['always', 'after_failures', 'off']).default('after_failures'),
   ADMIN_INITIAL_PASSWORD: optionalText,
-  AUTH_SERVICE_URL: url,
-  IDENTITY_SERVICE_URL: url,
-  BPM_SERVICE_URL: url,
-  AUDIT_SERVICE_URL: url,
   BPM_INTERNAL_TOKEN: optionalText,
   BPM_CALLBACK_TOKEN: optionalText,
   BPM_TIMEOUT_SCAN_INTERVAL: duration('5m'),
@@ -203,9 +186,6 @@ function callbackTargets(source: NodeJS.ProcessEnv): Record<string, string> {
 export const callbackSuffix = (bizType: string) => bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
 export type Settings = ReturnType<typeof shapeSettings>;
-export type ServiceName = 'auth' | 'identity' | 'bpm' | 'audit';
-export const SERVICE_NAMES: readonly ServiceName[] = ['auth', 'identity', 'bpm', 'audit'];
-
 /** Keys of the business-audit chain: both derived from one secret the database never holds. */
 function auditChainSettings(env: Env) {
   // Outside production the secret derives from JWT_SECRET (production requires its own).
@@ -303,12 +283,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       consoleDir: env.CONSOLE_DIR,
     },
     metrics: { enabled: env.METRICS_ENABLED, port: env.METRICS_PORT },
-    serviceUrls: {
-      auth: env.AUTH_SERVICE_URL,
-      identity: env.IDENTITY_SERVICE_URL,
-      bpm: env.BPM_SERVICE_URL,
-      audit: env.AUDIT_SERVICE_URL,
-    } as Record<ServiceName, string | undefined>,
+    serviceUrls: serviceUrlsOf(source).urls,
     uploads: { storageType: env.UPLOAD_STORAGE_TYPE },
     oidc: {
       /** The public base URL; the issuer is `${issuerBase}/api/v1/oauth2`. Unset: the gateway's own URL. */
@@ -378,6 +353,8 @@ export function loadSettings(source: NodeJS.ProcessEnv = process.env): Settings 
       parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     );
   }
+  const malformed = serviceUrlsOf(source).problems;
+  if (malformed.length > 0) throw new ConfigError(malformed);
   const settings = shapeSettings(parsed.data, source);
   const problems = settings.production ? productionProblems(parsed.data, settings) : [];
   // Fail closed: a default secret reachable from the network needs an explicit development

@@ -1,6 +1,6 @@
-import type { ServiceName } from '../config/settings.js';
 import type { HttpApp } from './http/server.js';
 import type { JobSpec } from './jobs/catalogue.js';
+import type { PermissionSpec } from './auth/permissions.js';
 import type { Kernel } from './kernel.js';
 
 /**
@@ -18,13 +18,33 @@ export interface ServiceInstance {
   onPublicUrl?(url: string): Promise<void>;
 }
 
+/** A path prefix the gateway proxies to a service. */
+export interface ServiceRoute {
+  prefix: string;
+  /** Path on the service, when it differs (the bare-path aliases of the API). */
+  rewritePrefix?: string;
+  /** Skips forward-auth for the paths it accepts: sign-in itself, public protocol endpoints. */
+  isPublic?: (path: string) => boolean;
+}
+
 /**
- * A service's one public face (`src/services/<name>/index.ts`): its name, the ports it needs
- * (declared in its own code or in src/platform, never another service's types) and how it is
- * built over the kernel. What it provides to others (adapters that fit their ports) is exported
- * beside it, and `src/start.ts` wires them.
+ * A service's one public face (`src/services/<name>/index.ts`) and the one place that knows its
+ * own facts: its name (the folder's, and `<NAME>_SERVICE_URL`), its default port in
+ * one-service-per-process mode, the gateway routes in front of it, the ports it needs (declared
+ * in its own code or in src/platform, never another service's types) and how it is built over
+ * the kernel. What it provides to others (adapters that fit their ports) is exported beside it;
+ * `src/start.ts` holds the only list of modules and wires them.
  */
-export interface ServiceModule<Ports = Record<string, never>> {
-  name: ServiceName;
+export interface ServiceModule<Ports = Record<string, never>, Name extends string = string> {
+  name: Name;
+  defaultPort: number;
+  routes: readonly ServiceRoute[];
+  /** The permission codes this service declares (the catalogue is every module's). */
+  permissions: readonly PermissionSpec[];
+  /** Codes its routes require that another module declares (checked to exist by a test). */
+  uses?: readonly string[];
   create(kernel: Kernel, ports: Ports): Promise<ServiceInstance>;
 }
+
+/** Every public path of a route: for services that validate their own tokens (BPM). */
+export const always = (): boolean => true;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/platform/http/errors.js';
+import { ERROR_CODES } from '../../src/platform/errors.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
 import { createDefinition } from '../bpm/fixtures.js';
 import { createTenantWithAdmin } from '../identity/identity-fixtures.js';

@@ -1,4 +1,5 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { GATEWAY_ROUTES } from '../../src/start.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +100,7 @@ describe('the console served by the gateway', () => {
       GATEWAY_TRUST_PROXY: '127.0.0.1',
     });
     const gateway = await buildGatewayApp({
+      routes: GATEWAY_ROUTES,
       settings,
       logger: createLogger('silent'),
       cache: platform.kernel.cache,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GATEWAY_ROUTES } from '../../src/start.js';
 import { request as rawRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
@@ -35,6 +36,7 @@ async function extraGateway(
     ...env,
   });
   const gateway = await buildGatewayApp({
+    routes: GATEWAY_ROUTES,
     settings,
     logger: createLogger('silent'),
     cache: cache ?? platform.kernel.cache,

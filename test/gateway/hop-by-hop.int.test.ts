@@ -1,4 +1,5 @@
 import { createServer, request as rawRequest, type IncomingHttpHeaders } from 'node:http';
+import { GATEWAY_ROUTES } from '../../src/start.js';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
@@ -112,6 +113,7 @@ describe('hop-by-hop headers', () => {
     const { port } = upstream.address() as { port: number };
     const settings = loadSettings({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent' });
     const gateway = await buildGatewayApp({
+      routes: GATEWAY_ROUTES,
       settings,
       logger: createLogger('silent'),
       cache: platform.kernel.cache,

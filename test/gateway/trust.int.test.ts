@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GATEWAY_ROUTES, permissionCatalogue } from '../../src/start.js';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
@@ -20,6 +21,7 @@ afterAll(() => platform?.close());
 async function extraGateway(env: Record<string, string>, upstreams = platform.serviceUrls) {
   const settings = loadSettings({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', ...env });
   const gateway = await buildGatewayApp({
+    routes: GATEWAY_ROUTES,
     settings,
     logger: createLogger('silent'),
     cache: platform.kernel.cache,
@@ -94,6 +96,7 @@ describe('a captured X-Auth-* header set', () => {
     expect(await codeOf(again)).toBe(40100);
     const { app: replica } = await buildIdentityApp(platform.kernel, {
       openTasksOf: async () => 0,
+      permissions: permissionCatalogue(),
     });
     try {
       await replica.listen({ host: '127.0.0.1', port: 0 });

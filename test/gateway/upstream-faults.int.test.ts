@@ -1,4 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
+import { GATEWAY_ROUTES } from '../../src/start.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
@@ -32,6 +33,7 @@ async function gatewayTo(identity: string) {
     GATEWAY_UPSTREAM_TIMEOUT: '500ms',
   });
   const gateway = await buildGatewayApp({
+    routes: GATEWAY_ROUTES,
     settings,
     logger: createLogger('silent'),
     cache: platform.kernel.cache,

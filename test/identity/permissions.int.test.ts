@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../../src/platform/auth/permissions.js';
+import { permissionCatalogue } from '../../src/start.js';
+
+const PERMISSIONS = permissionCatalogue();
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { createUserWith, LEAVE_FORM, singleApproval } from '../bpm/fixtures.js';
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVICE_NAMES, type ServiceName } from '../../src/start.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,7 @@ import { createScratchDatabase } from '../helpers/scratch-database.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MAIN = 'dist/main.js';
 
-export type ProcessName = 'gateway' | 'auth' | 'identity' | 'bpm' | 'audit';
+export type ProcessName = 'gateway' | ServiceName;
 
 export interface ServiceProcess {
   name: ProcessName;
@@ -139,7 +140,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     if (code !== 0) throw new Error(`migrate exited ${code}: ${migrate.output.join('')}`);
 
     const plan: Array<{ name: ProcessName; port: number }> = [];
-    for (const name of ['auth', 'identity', 'bpm', 'audit'] as const) {
+    // Every service of the platform's one list, each in its own process.
+    for (const name of SERVICE_NAMES) {
       for (let i = 0; i < (options.replicas?.[name] ?? 1); i++) {
         plan.push({ name, port: await freePort() });
       }
@@ -150,10 +152,12 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       HOST: '127.0.0.1',
       PORT: String(gatewayPort),
       METRICS_PORT: String(await freePort()),
-      AUTH_SERVICE_URL: `http://127.0.0.1:${first('auth')}`,
-      IDENTITY_SERVICE_URL: `http://127.0.0.1:${first('identity')}`,
-      BPM_SERVICE_URL: `http://127.0.0.1:${first('bpm')}`,
-      AUDIT_SERVICE_URL: `http://127.0.0.1:${first('audit')}`,
+      ...Object.fromEntries(
+        SERVICE_NAMES.map((name) => [
+          `${name.toUpperCase()}_SERVICE_URL`,
+          `http://127.0.0.1:${first(name)}`,
+        ]),
+      ),
     };
     // All at once: nothing waits for anything; each process must cope with the others racing.
     for (const { name, port } of plan) {

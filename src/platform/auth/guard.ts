@@ -3,14 +3,12 @@ import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Cache } from '../cache/cache.js';
 import { BODY_LIMIT_BYTES, type HttpApp } from '../http/server.js';
-import { AppError, ERROR_CODES } from '../http/errors.js';
-import type { PermissionCode } from './permissions.js';
+import { AppError, ERROR_CODES } from '../errors.js';
 import { normalizePath } from '../http/request-path.js';
 import {
   bodyDigest,
   gatewayContextFromHeaders,
   hasGatewayHeaders,
-  hasPermission,
   NONCE_TTL_MS,
   type GatewayContext,
   type Principal,
@@ -161,21 +159,6 @@ export function verifyBearerTokens(
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError(ERROR_CODES.UNAUTHENTICATED);
   return request.principal;
-}
-
-/**
- * Route pre-handler: the caller must hold `code` (or `*`, or a `prefix:*` grant). Only codes of
- * the catalogue (permissions.ts) are accepted, so a route cannot require a code no role lists.
- */
-export function requirePermission(code: PermissionCode) {
-  return async (request: FastifyRequest) => assertPermission(principalOf(request), code);
-}
-
-/** 40300 unless the principal holds `code`: for a code only some inputs of a route need. */
-export function assertPermission(principal: Principal, code: PermissionCode): void {
-  if (!hasPermission(principal, code)) {
-    throw new AppError(ERROR_CODES.FORBIDDEN, `permission ${code} required`);
-  }
 }
 
 /** Route pre-handler: platform administrators only. */

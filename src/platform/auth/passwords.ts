@@ -2,7 +2,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
 import * as zxcvbnEn from '@zxcvbn-ts/language-en';
-import { AppError, ERROR_CODES } from '../http/errors.js';
+import { AppError, ERROR_CODES } from '../errors.js';
 
 export interface PasswordHasherOptions {
   /** Argon2 computations running at once (PASSWORD_HASH_CONCURRENCY, default 2). */

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError, ERROR_CODES } from '../http/errors.js';
+import { AppError, ERROR_CODES } from '../errors.js';
 
 /** Who is calling, as forward-auth established it. */
 export interface Principal {

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from './transaction.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 /**
  * Awaits a write and turns a unique violation of `constraint` into a 409. Duplicates are found by

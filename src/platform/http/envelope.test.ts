@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE, parsePage } from './envelope.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 
 /** The error `parse` throws; fails the test when it does not throw an AppError. */
 function errorOf(parse: () => unknown): AppError {

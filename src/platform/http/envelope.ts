@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ERROR_CODES } from './errors.js';
+import { AppError, ERROR_CODES } from '../errors.js';
 
 export interface Envelope<T> {
   code: 200;

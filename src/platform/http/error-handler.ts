@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { discardRestOfBody } from './body-limit.js';
-import { AppError, ERROR_CODES, type ErrorCode, type FieldProblem } from './errors.js';
+import { AppError, ERROR_CODES, type ErrorCode, type FieldProblem } from '../errors.js';
 
 interface ZodLikeIssue {
   keyword: string;

@@ -19,7 +19,7 @@ import type { TrustProxy } from '../../config/trust-proxy.js';
 import type { ServiceMetrics } from '../metrics/metrics.js';
 import { recordOperationLogs } from '../audit/operation-log-hook.js';
 import type { OperationLogRecorder } from '../audit/operation-log.js';
-import { AppError, ERROR_CODES } from './errors.js';
+import { AppError, ERROR_CODES } from '../errors.js';
 import { discardRestOfBody } from './body-limit.js';
 import { handleClientError, handleError } from './error-handler.js';
 

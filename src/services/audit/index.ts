@@ -5,12 +5,16 @@
  * services (every service writes operation logs and business audit rows through
  * src/platform/audit).
  */
+import { AUDIT_PERMISSIONS } from './audit.permissions.js';
 import type { ServiceModule } from '../../platform/module.js';
 import { buildAuditApp } from './audit.app.js';
 import { auditJobs } from './audit.jobs.js';
 
-export const auditModule: ServiceModule = {
+export const auditModule: ServiceModule<Record<string, never>, 'audit'> = {
   name: 'audit',
+  permissions: AUDIT_PERMISSIONS,
+  defaultPort: 8104,
+  routes: ['operation-logs', 'login-logs', 'logs'].map((area) => ({ prefix: `/api/v1/${area}` })),
   async create(kernel) {
     const { app, metrics } = await buildAuditApp(kernel);
     return { app, jobs: auditJobs(kernel, metrics) };

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../platform/auth/guard.js';
 import { envelopeOf, ok } from '../../platform/http/envelope.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { HttpApp } from '../../platform/http/server.js';
 import {
   captchaView,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { passwordProblem, type PasswordHasher } from '../../platform/auth/passwords.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
-import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import type { EventStream } from '../../platform/stream/stream.js';
 import type { AuthUser, UserDirectory } from './auth.ports.js';
 import type { CaptchaMode } from './captcha.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
 import type { Cache } from '../../platform/cache/cache.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { RecentFailures } from './login-throttle.js';
 
 const CAPTCHA_TTL_MS = 5 * 60_000;

@@ -8,13 +8,19 @@
 import type { BearerVerifier } from '../../platform/auth/guard.js';
 import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceModule } from '../../platform/module.js';
+import { AUTH_USES } from './auth.permissions.js';
+import { AUTH_ROUTES } from './auth.routes-table.js';
 import { buildAuthApp, createAuthService } from './auth.app.js';
 import type { AuthPorts } from './auth.ports.js';
 
 export type { AuthPorts, AuthUser, UserCredentials, UserDirectory } from './auth.ports.js';
 
-export const authModule: ServiceModule<AuthPorts> = {
+export const authModule: ServiceModule<AuthPorts, 'auth'> = {
   name: 'auth',
+  defaultPort: 8101,
+  permissions: [],
+  uses: AUTH_USES,
+  routes: AUTH_ROUTES,
   async create(kernel, ports) {
     const { app, oauth } = await buildAuthApp(kernel, ports);
     return { app, jobs: [], onPublicUrl: (url) => oauth.start(url) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCache } from '../../platform/cache/cache.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { LoginThrottle } from './login-throttle.js';
 
 function setup(overrides: Partial<ConstructorParameters<typeof LoginThrottle>[0]> = {}) {

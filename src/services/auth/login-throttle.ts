@@ -1,5 +1,5 @@
 import type { Cache } from '../../platform/cache/cache.js';
-import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../platform/errors.js';
 
 /** The captcha's window and the per-IP failure window (API.md: 3 failures in 15 minutes). */
 export const RECENT_WINDOW_MS = 15 * 60_000;

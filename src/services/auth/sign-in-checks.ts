@@ -1,6 +1,6 @@
 import type { PasswordHasher } from '../../platform/auth/passwords.js';
 import type { Cache } from '../../platform/cache/cache.js';
-import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import type { EventStream } from '../../platform/stream/stream.js';
 import type { Logger } from 'pino';
 import type { AuthUser, UserDirectory } from './auth.ports.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../platform/errors.js';
 
 const ISSUER = 'approva';
 const AUDIENCE = 'approva-api';

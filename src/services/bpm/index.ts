@@ -5,7 +5,8 @@
  * timeout scanner. Provides `bpmOpenTasks` (how many open tasks a user holds).
  */
 import type { Kernel } from '../../platform/kernel.js';
-import type { ServiceModule } from '../../platform/module.js';
+import { BPM_PERMISSIONS } from './bpm.permissions.js';
+import { always, type ServiceModule } from '../../platform/module.js';
 import { buildBpmApp } from './bpm.app.js';
 import type { BpmPorts } from './bpm.ports.js';
 import type { BpmTables } from './bpm.tables.js';
@@ -14,8 +15,13 @@ import { openTasksOf } from './tasks/tasks.repo.js';
 
 export type { BpmDirectory, BpmPorts, DirectoryOf, UserProfile } from './bpm.ports.js';
 
-export const bpmModule: ServiceModule<BpmPorts> = {
+export const bpmModule: ServiceModule<BpmPorts, 'bpm'> = {
   name: 'bpm',
+  permissions: BPM_PERMISSIONS,
+  defaultPort: 8103,
+  // Not behind forward-auth: BPM validates the Bearer JWT itself (its internal endpoints take a
+  // token of their own).
+  routes: [{ prefix: '/api/v1/bpm', isPublic: always }],
   async create(kernel, ports) {
     const { app } = await buildBpmApp(kernel, ports);
     return { app, jobs: bpmJobs(kernel, ports) };

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import type { HttpApp } from '../../platform/http/server.js';
 import { PAGE_CSP } from './security-headers.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import type { Principal } from '../../platform/auth/principal.js';
-import { AppError, ERROR_CODES, type ErrorCode } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES, type ErrorCode } from '../../platform/errors.js';
 
 /** Forward-auth: asks the auth service who the bearer of a request is. */
 export interface ForwardAuth {

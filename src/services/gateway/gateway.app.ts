@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyRequest } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
+import type { ServiceRoute } from '../../platform/module.js';
 import type { Settings } from '../../config/settings.js';
 import { signedUrlOf } from '../../platform/auth/guard.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
-import { AppError, ERROR_CODES } from '../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { OperationLogRecorder } from '../../platform/audit/operation-log.js';
@@ -23,7 +24,6 @@ import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { withoutHopByHopHeaders } from './hop-by-hop.js';
 import { registerSecurityHeaders } from './security-headers.js';
-import { GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
 const READINESS_TIMEOUT_MS = 3000;
@@ -39,12 +39,20 @@ declare module 'fastify' {
   }
 }
 
+/** A route the gateway proxies: a module's route and the service that declared it. */
+export interface GatewayRoute extends ServiceRoute {
+  service: string;
+}
+
 export interface GatewayOptions {
   settings: Settings;
   logger: Logger;
   cache: Cache;
   /** Base URL of each running service, by name. */
-  upstreams: Partial<Record<GatewayRoute['service'], string>>;
+  /** The base URL of each service, by name (the services this gateway fronts). */
+  upstreams: Partial<Record<string, string>>;
+  /** The routes of every service (src/start.ts derives them from the modules). */
+  routes: readonly GatewayRoute[];
   metrics?: ServiceMetrics | undefined;
   /** Forward-auth; default: HTTP to the auth upstream. */
   forwardAuth?: ForwardAuth | undefined;
@@ -145,7 +153,7 @@ export async function buildGatewayApp(
     headersTimeout: settings.gateway.upstreamTimeoutMs,
     bodyTimeout: settings.gateway.upstreamTimeoutMs,
   });
-  for (const route of GATEWAY_ROUTES) {
+  for (const route of options.routes) {
     const upstream = upstreams[route.service];
     if (!upstream) continue;
     await app.register(httpProxy, {

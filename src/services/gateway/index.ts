@@ -4,5 +4,5 @@
  * else over HTTP to AUTH_SERVICE_URL. Serves the proxy routes, the platform's readiness and the
  * OpenAPI document; its metrics go to an internal listener.
  */
-export { buildGatewayApp, type GatewayOptions } from './gateway.app.js';
+export { buildGatewayApp, type GatewayOptions, type GatewayRoute } from './gateway.app.js';
 export { HttpForwardAuth, LocalForwardAuth, type ForwardAuth } from './forward-auth.js';

@@ -51,9 +51,9 @@ export async function buildIdentityApp(
       logger: logger.child({ service: 'identity' }),
     }),
   );
-  registerRoleRoutes(app, new RolesService({ db, cache, audit }));
+  registerRoleRoutes(app, new RolesService({ db, cache, audit }), ports.permissions);
   registerDepartmentRoutes(app, new DepartmentsService({ db, audit }));
   registerTenantRoutes(app, new TenantsService({ db, cache, passwords: kernel.passwords, audit }));
-  registerPermissionRoutes(app);
+  registerPermissionRoutes(app, ports.permissions);
   return { app };
 }

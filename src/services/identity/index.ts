@@ -6,6 +6,7 @@
  * Only identity's code reads the `iam_` tables.
  */
 import type { Kernel } from '../../platform/kernel.js';
+import { IDENTITY_PERMISSIONS } from './identity.permissions.js';
 import type { ServiceModule } from '../../platform/module.js';
 import { createIdentityDirectory, type IdentityDirectory } from './directory.js';
 import { buildIdentityApp } from './identity.app.js';
@@ -24,8 +25,13 @@ export type {
 
 export type { IdentityPorts } from './identity.ports.js';
 
-export const identityModule: ServiceModule<IdentityPorts> = {
+export const identityModule: ServiceModule<IdentityPorts, 'identity'> = {
   name: 'identity',
+  permissions: IDENTITY_PERMISSIONS,
+  defaultPort: 8102,
+  routes: ['users', 'roles', 'departments', 'tenants', 'permissions'].map((area) => ({
+    prefix: `/api/v1/${area}`,
+  })),
   async create(kernel, ports) {
     const { app } = await buildIdentityApp(kernel, ports);
     return { app, jobs: [] };

@@ -8101,6 +8101,8 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                            /** @description present when the user is disabled: open approval tasks they still hold */
+                            open_tasks?: number;
                         };
                     };
                 };

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AuditTables } from '../../../platform/audit/business-audit.js';
-import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../audit.permissions.js';
 import { csvPages } from '../../../platform/http/csv.js';
 import {
   envelopeOf,

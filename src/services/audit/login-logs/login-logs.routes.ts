@@ -1,4 +1,5 @@
-import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../audit.permissions.js';
 import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import {

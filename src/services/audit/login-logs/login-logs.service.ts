@@ -1,6 +1,6 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import {
   countLoginLogs,
   countLoginLogsByDay,

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { csvPages } from '../../../platform/http/csv.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { toIso } from '../../../platform/http/params.js';
 import {
   countOperationLogsByModule,

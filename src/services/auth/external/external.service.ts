@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import type { Cache } from '../../../platform/cache/cache.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { LoginType } from '../login-events.js';
 import type { Mailer } from '../../../platform/notify/mailer.js';
 import {

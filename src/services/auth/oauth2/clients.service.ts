@@ -4,7 +4,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
-import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, type FieldProblem } from '../../../platform/errors.js';
 import { deleteClientArtifacts, sha256 } from './artifacts.repo.js';
 import {
   CLIENT_ID_CONSTRAINT,

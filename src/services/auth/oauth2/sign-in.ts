@@ -1,5 +1,5 @@
 import type { Cache } from '../../../platform/cache/cache.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { CaptchaMode } from '../captcha.js';
 import type { RequestContext } from '../login-events.js';
 import type { SignedIn, SignInChecks } from '../sign-in-checks.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { passwordProblem, type PasswordHasher } from '../../../platform/auth/passwords.js';
 import type { Cache } from '../../../platform/cache/cache.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { Mailer } from '../../../platform/notify/mailer.js';
 import type { UserDirectory } from '../auth.ports.js';
 import { consumeResetToken, insertResetToken, isResetTokenOpen } from './password-reset.repo.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../auth.permissions.js';
 import { envelopeOf, ok } from '../../../platform/http/envelope.js';
 import { idParams, idQuery } from '../../../platform/http/params.js';
 import type { HttpApp } from '../../../platform/http/server.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import UAParser from 'ua-parser-js';
 import { mayManageUser, type Principal } from '../../../platform/auth/principal.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { AuthUser } from '../auth.ports.js';
 import type { AuthTables } from '../auth.tables.js';
 import { findLiveSession, listLiveSessions, type SessionRow } from './sessions.repo.js';

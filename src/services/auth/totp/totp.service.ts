@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { RequestContext } from '../login-events.js';
 import { rateLimited } from '../login-throttle.js';
 import type { KeyCipher } from '../oauth2/signing-keys.js';

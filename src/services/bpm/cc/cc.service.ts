@@ -1,6 +1,6 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { toIso, toIsoOrNull } from '../../../platform/http/params.js';
 import type { BpmDb } from '../bpm.tables.js';
 import type { SortOrder } from '../../../platform/http/sort.js';

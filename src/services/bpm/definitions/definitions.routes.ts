@@ -1,6 +1,7 @@
-import type { PermissionCode } from '../../../platform/auth/permissions.js';
+import type { BpmPermission as PermissionCode } from '../bpm.permissions.js';
 import { z } from 'zod';
-import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../bpm.permissions.js';
 import { envelopeOf, listOf, ok, pageQuery } from '../../../platform/http/envelope.js';
 import { idParams } from '../../../platform/http/params.js';
 import type { HttpApp } from '../../../platform/http/server.js';

@@ -3,7 +3,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
-import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, type FieldProblem } from '../../../platform/errors.js';
 import { toIso, toIsoOrNull } from '../../../platform/http/params.js';
 import type { BpmDb, BpmTables, Starters } from '../bpm.tables.js';
 import {

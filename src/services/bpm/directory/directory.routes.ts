@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { principalOf } from '../../../platform/auth/guard.js';
 import { envelopeOf, ok } from '../../../platform/http/envelope.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import type { DirectoryOf } from '../bpm.ports.js';
 import {

@@ -1,4 +1,4 @@
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { dueAtFor, isOpen, logEffect } from './advance.js';
 import { notAllowed, sameNodeRound, type Step } from './action-checks.js';
 import { urgeableTasks, withdrawAllowed } from './available.js';

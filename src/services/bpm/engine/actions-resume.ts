@@ -1,4 +1,4 @@
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { notAllowed, type Step } from './action-checks.js';
 import { advance, logEffect, openNodeTasks } from './advance.js';
 import { checkDirectoryFields } from './directory-fields.js';

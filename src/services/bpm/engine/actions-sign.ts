@@ -1,4 +1,4 @@
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { dueAtFor, isOpen, logEffect, newTask } from './advance.js';
 import {
   checkHolder,

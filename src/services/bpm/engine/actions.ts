@@ -1,4 +1,4 @@
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import {
   advance,
   cancelOpenTasks,

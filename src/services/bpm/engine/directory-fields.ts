@@ -1,4 +1,4 @@
-import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/errors.js';
 import type { AssigneeDirectory, FormData, FormSchema } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { validateForm } from './form.js';
 import type { ApprovalNode, FieldChange, FormData, FormSchema } from './types.js';
 

@@ -14,7 +14,7 @@
  * - A non-string `date` is a `type` problem; a string that is not a real date is `format`. A
  *   non-string `select`/`radio` value is an `option` problem like any value outside `options`.
  */
-import type { FieldProblem } from '../../../platform/http/errors.js';
+import type { FieldProblem } from '../../../platform/errors.js';
 import type { FieldType, FormData, FormField, FormSchema } from './types.js';
 
 export const FIELD_TYPES: readonly FieldType[] = [

@@ -1,4 +1,4 @@
-import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/errors.js';
 import type { StartInit } from './advance.js';
 import { directoryFieldProblems } from './directory-fields.js';
 import { simulate } from './simulate.js';

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../../../platform/http/errors.js';
+import type { FieldProblem } from '../../../platform/errors.js';
 
 /**
  * Size limits of a designer's documents, checked iteratively before anything walks, stores or

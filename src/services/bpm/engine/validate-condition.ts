@@ -2,7 +2,7 @@
  * Publish-time checks of branch conditions (see validate-tree.ts for the decisions where BPM.md
  * is silent): the field exists, the operator fits its type, the value fits the operator.
  */
-import type { FieldProblem } from '../../../platform/http/errors.js';
+import type { FieldProblem } from '../../../platform/errors.js';
 import { isCalendarDate, isPlainObject } from './form.js';
 import type { ConditionOp, FieldType, FormField } from './types.js';
 

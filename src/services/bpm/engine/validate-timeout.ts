@@ -3,7 +3,7 @@
  * escalation up the department tree) and the start node's `resubmitTimeout`. Each answers the
  * problems found as `[rule, message]`, the message naming the attribute.
  */
-import type { FieldProblem } from '../../../platform/http/errors.js';
+import type { FieldProblem } from '../../../platform/errors.js';
 import { isPlainObject } from './form.js';
 
 type Rule = FieldProblem['rule'];

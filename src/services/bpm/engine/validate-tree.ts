@@ -27,7 +27,7 @@
  * - Deadlines are checked in validate-timeout.ts.
  * - Unknown extra keys are ignored everywhere.
  */
-import type { FieldProblem } from '../../../platform/http/errors.js';
+import type { FieldProblem } from '../../../platform/errors.js';
 import { isPlainObject } from './form.js';
 import type { FormField, FormSchema } from './types.js';
 import { MAX_TREE_NODES } from './tree-size.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 
 // The pure parts of Idempotency-Key handling: reading the header and fingerprinting a request.
 

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleError } from '../../../platform/http/error-handler.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { idempotencyHooks } from './idempotency.hooks.js';
 import type { IdempotencyService, Outcome, Reservation } from './idempotency.service.js';
 

@@ -5,7 +5,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import { conflictOnDuplicate } from '../../../platform/db/constraint-errors.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { toIso } from '../../../platform/http/params.js';
 import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { findPublished } from '../definitions/definitions.repo.js';
 import type { FormSchema } from '../engine/index.js';

@@ -1,7 +1,7 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
-import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/errors.js';
 import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { applyAction } from '../engine/index.js';

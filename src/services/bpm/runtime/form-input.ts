@@ -1,4 +1,4 @@
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { validateForm, type FormData, type FormSchema } from '../engine/index.js';
 
 /** A client's whole form checked against the schema: the stored snapshot, or 40002 listing every problem. */

@@ -1,5 +1,5 @@
 import { inTransaction } from '../../../platform/db/transaction.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
 import type {

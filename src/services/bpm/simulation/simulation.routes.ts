@@ -1,4 +1,5 @@
-import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../bpm.permissions.js';
 import { ok } from '../../../platform/http/envelope.js';
 import { idParams } from '../../../platform/http/params.js';
 import type { HttpApp } from '../../../platform/http/server.js';

@@ -1,6 +1,6 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { findDefinition } from '../definitions/definitions.repo.js';

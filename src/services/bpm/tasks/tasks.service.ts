@@ -1,7 +1,7 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import { pageResult, parsePage } from '../../../platform/http/envelope.js';
 import { toIso } from '../../../platform/http/params.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { applyAction, explainTask, type Action } from '../engine/index.js';
 import {

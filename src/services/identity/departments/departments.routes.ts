@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../identity.permissions.js';
 import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import { idParams } from '../identity.schema.js';

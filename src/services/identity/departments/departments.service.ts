@@ -3,7 +3,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { auditChange } from '../audit.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
-import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, type FieldProblem } from '../../../platform/errors.js';
 import { conflictOnReference } from '../../../platform/db/constraint-errors.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';

@@ -1,5 +1,5 @@
 import { missingPermissions, type Principal } from '../../../platform/auth/principal.js';
-import { AppError, ERROR_CODES } from '../../../platform/http/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { IdentityDb } from '../identity.tables.js';
 import { countStarHolders, lockStarHolders } from './grants.repo.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { principalOf } from '../../../platform/auth/guard.js';
-import { PERMISSIONS } from '../../../platform/auth/permissions.js';
+import type { PermissionSpec } from '../../../platform/auth/permissions.js';
 import { envelopeOf, ok } from '../../../platform/http/envelope.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 
@@ -10,8 +10,8 @@ const permissionView = z.object({
   routes: z.array(z.string()).describe('`METHOD /path` of each route that requires the code'),
 });
 
-/** The catalogue, for the console's role editor: the same for every caller and tenant. */
-export function registerPermissionRoutes(app: HttpApp): void {
+/** The catalogue of every module, for the console's role editor: the same for every caller. */
+export function registerPermissionRoutes(app: HttpApp, catalogue: readonly PermissionSpec[]): void {
   app.get(
     '/api/v1/permissions',
     {
@@ -23,7 +23,7 @@ export function registerPermissionRoutes(app: HttpApp): void {
     },
     async (request) => {
       principalOf(request); // signed-in users only
-      return ok(PERMISSIONS.map((p) => ({ ...p, routes: [...p.routes] })));
+      return ok(catalogue.map((p) => ({ ...p, routes: [...p.routes] })));
     },
   );
 }

@@ -1,14 +1,22 @@
 import { z } from 'zod';
-import { principalOf, requirePermission } from '../../../platform/auth/guard.js';
+import { principalOf } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../identity.permissions.js';
 import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import { idParams } from '../identity.schema.js';
-import { createRoleBody, listRolesQuery, roleView, updateRoleBody } from './roles.schema.js';
+import type { PermissionSpec } from '../../../platform/auth/permissions.js';
+import { listRolesQuery, roleBodies, roleView } from './roles.schema.js';
 import type { RolesService } from './roles.service.js';
 
 const tags = ['identity'];
 
-export function registerRoleRoutes(app: HttpApp, roles: RolesService): void {
+/** `catalogue`: every module's permission codes (roles grant from it). */
+export function registerRoleRoutes(
+  app: HttpApp,
+  roles: RolesService,
+  catalogue: readonly PermissionSpec[],
+): void {
+  const bodies = roleBodies(catalogue);
   app.get(
     '/api/v1/roles',
     {
@@ -30,7 +38,7 @@ export function registerRoleRoutes(app: HttpApp, roles: RolesService): void {
       schema: {
         tags,
         summary: 'Create a role',
-        body: createRoleBody,
+        body: bodies.create,
         response: { 200: envelopeOf(roleView) },
       },
     },
@@ -59,7 +67,7 @@ export function registerRoleRoutes(app: HttpApp, roles: RolesService): void {
         tags,
         summary: 'Change a role (partial; permissions replaces the set)',
         params: idParams,
-        body: updateRoleBody,
+        body: bodies.update,
         response: { 200: envelopeOf(roleView) },
       },
     },

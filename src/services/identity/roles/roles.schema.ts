@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isGrantable } from '../../../platform/auth/permissions.js';
+import { grantableIn, type PermissionSpec } from '../../../platform/auth/permissions.js';
 import { pageQuery } from '../../../platform/http/envelope.js';
 import { keywordQuery, timestamp } from '../identity.schema.js';
 
@@ -8,25 +8,29 @@ export const MAX_PERMISSIONS = 200;
 const code = z.string().regex(/^[a-z][a-z0-9_]{1,63}$/, '2 to 64 of a-z, 0-9, _, from a letter');
 const name = z.string().trim().min(1).max(64);
 /**
- * `*`, a code of the catalogue (GET /api/v1/permissions), or `prefix:*` covering at least one:
- * a role cannot grant a code no route requires.
+ * The role bodies over the platform's catalogue: each code is `*`, a code of the catalogue
+ * (GET /api/v1/permissions), or `prefix:*` covering at least one, so a role cannot grant a code
+ * no route requires.
  */
-export const permissionCode = z
-  .string()
-  .max(100)
-  .refine(isGrantable, 'not a permission code of GET /api/v1/permissions');
-const permissions = z.array(permissionCode).max(MAX_PERMISSIONS);
-
-export const createRoleBody = z.object({ code, name, permissions });
-export type CreateRoleInput = z.infer<typeof createRoleBody>;
-
-/** Partial update; `permissions` replaces the whole set. */
-export const updateRoleBody = z.object({
-  code: code.optional(),
-  name: name.optional(),
-  permissions: permissions.optional(),
-});
-export type UpdateRoleInput = z.infer<typeof updateRoleBody>;
+export function roleBodies(catalogue: readonly PermissionSpec[]) {
+  const permissionCode = z
+    .string()
+    .max(100)
+    .refine(grantableIn(catalogue), 'not a permission code of GET /api/v1/permissions');
+  const permissions = z.array(permissionCode).max(MAX_PERMISSIONS);
+  return {
+    create: z.object({ code, name, permissions }),
+    /** Partial update; `permissions` replaces the whole set. */
+    update: z.object({
+      code: code.optional(),
+      name: name.optional(),
+      permissions: permissions.optional(),
+    }),
+  };
+}
+type RoleBodies = ReturnType<typeof roleBodies>;
+export type CreateRoleInput = z.infer<RoleBodies['create']>;
+export type UpdateRoleInput = z.infer<RoleBodies['update']>;
 
 export const listRolesQuery = z.object({
   ...pageQuery,

@@ -4,7 +4,7 @@ import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { auditChange } from '../audit.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
-import { AppError } from '../../../platform/http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import {
   conflictOnDuplicate,
   conflictOnReference,

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import {
-  principalOf,
-  requirePermission,
-  requirePlatformAdmin,
-} from '../../../platform/auth/guard.js';
+import { principalOf, requirePlatformAdmin } from '../../../platform/auth/guard.js';
+import { requirePermission } from '../identity.permissions.js';
 import { envelopeOf, listOf, ok } from '../../../platform/http/envelope.js';
 import type { HttpApp } from '../../../platform/http/server.js';
 import { idParams } from '../identity.schema.js';
@@ -13,7 +10,7 @@ import {
   tenantView,
   updateTenantBody,
 } from './tenants.schema.js';
-import type { PermissionCode } from '../../../platform/auth/permissions.js';
+import type { IdentityPermission as PermissionCode } from '../identity.permissions.js';
 import type { TenantsService } from './tenants.service.js';
 
 const tags = ['identity'];

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { BusinessAuditWriter } from '../../../platform/audit/business-audit.js';
-import { assertPermission } from '../../../platform/auth/guard.js';
+import { assertPermission } from '../identity.permissions.js';
 import type { PasswordHasher } from '../../../platform/auth/passwords.js';
 import { mayManageUser, type Principal } from '../../../platform/auth/principal.js';
 import type { Cache } from '../../../platform/cache/cache.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { parsePage, pageResult } from '../../../platform/http/envelope.js';
-import { AppError, type FieldProblem } from '../../../platform/http/errors.js';
+import { AppError, type FieldProblem } from '../../../platform/errors.js';
 import type { Mailer } from '../../../platform/notify/mailer.js';
 import {
   assertCanGrant,

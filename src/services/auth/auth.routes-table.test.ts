@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oauthProtocol } from './routes.js';
+import { oauthProtocol } from './auth.routes-table.js';
 
 describe('the OAuth2 forward-auth exception', () => {
   it.each([

@@ -1,0 +1,49 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadSettings } from './config/settings.js';
+import {
+  GATEWAY_ROUTES,
+  permissionCatalogue,
+  SERVICE_MODULES,
+  SERVICE_NAMES,
+  SERVICE_PORTS,
+} from './start.js';
+
+// src/start.ts holds the only list of modules; what is derived from it must stay coherent.
+
+describe('the module list', () => {
+  it('has one module per service folder, named after it (lint boundaries come from the folders)', () => {
+    const folders = readdirSync(new URL('./services', import.meta.url)).filter(
+      (name) => name !== 'gateway',
+    );
+    expect([...SERVICE_NAMES].sort()).toEqual(folders.sort());
+  });
+
+  it('gives every service its own default port and every gateway prefix one service', () => {
+    const ports = Object.values(SERVICE_PORTS);
+    expect(new Set(ports).size).toBe(ports.length);
+    const prefixes = GATEWAY_ROUTES.map((r) => r.prefix);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    for (const name of SERVICE_NAMES) {
+      expect(GATEWAY_ROUTES.some((r) => r.service === name)).toBe(true);
+    }
+  });
+
+  it('joins every module\u2019s permission codes into one catalogue, each code declared once', () => {
+    const codes = permissionCatalogue().map((p) => p.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const m of SERVICE_MODULES) {
+      for (const p of m.permissions) expect(codes).toContain(p.code);
+      // A code a module requires but another declares must be in the catalogue.
+      for (const used of m.uses ?? []) expect(codes).toContain(used);
+    }
+  });
+
+  it('reads <NAME>_SERVICE_URL for any service and refuses a malformed one', () => {
+    const settings = loadSettings({ BPM_SERVICE_URL: 'http://10.0.0.5:8103', NODE_ENV: 'test' });
+    expect(settings.serviceUrls).toEqual({ bpm: 'http://10.0.0.5:8103' });
+    expect(() => loadSettings({ FILES_SERVICE_URL: 'not a url', NODE_ENV: 'test' })).toThrow(
+      /FILES_SERVICE_URL/,
+    );
+  });
+});
