@@ -75,6 +75,26 @@ export const IDENTITY_PERMISSIONS = [
     description: 'Delete tenants (platform administrators only)',
     routes: ['DELETE /api/v1/tenants/:id'],
   },
+  {
+    code: 'system:menu:list',
+    description: 'List and read the menu tree (platform administrators only)',
+    routes: ['GET /api/v1/menus', 'GET /api/v1/menus/:id'],
+  },
+  {
+    code: 'system:menu:create',
+    description: 'Create menu entries (platform administrators only)',
+    routes: ['POST /api/v1/menus'],
+  },
+  {
+    code: 'system:menu:update',
+    description: 'Change menu entries (platform administrators only)',
+    routes: ['PUT /api/v1/menus/:id'],
+  },
+  {
+    code: 'system:menu:delete',
+    description: 'Delete menu entries without children (platform administrators only)',
+    routes: ['DELETE /api/v1/menus/:id'],
+  },
 ] as const satisfies readonly PermissionSpec[];
 
 export type IdentityPermission = (typeof IDENTITY_PERMISSIONS)[number]['code'];

@@ -3,6 +3,19 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type IdentityTables = {
+  iam_menus: {
+    id: Generated<number>;
+    parent_id: number | null;
+    name: string;
+    kind: 'directory' | 'page' | 'button';
+    path: string | null;
+    permission_code: string | null;
+    icon: string | null;
+    sort: number;
+    visible: boolean;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
   iam_tenants: {
     id: Generated<number>;
     code: string;

@@ -1272,6 +1272,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/menus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole menu tree (`children`, ordered by sort, then id) */
+        get: operations["getMenus"];
+        put?: never;
+        /** Create a menu entry */
+        post: operations["postMenus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/menus/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One menu entry */
+        get: operations["getMenusById"];
+        /** Change a menu entry (partial; no cycles) */
+        put: operations["putMenusById"];
+        post?: never;
+        /** Delete a menu entry without children */
+        delete: operations["deleteMenusById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/menus/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's menu tree: visible entries whose permission code they hold */
+        get: operations["getMenusMy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth2/clients": {
         parameters: {
             query?: never;
@@ -1641,6 +1695,23 @@ export interface components {
             updated_at: string;
             children: components["schemas"]["DepartmentNodeInput"][];
         };
+        MenuNodeInput: {
+            id: number;
+            parent_id: number | null;
+            name: string;
+            /** @enum {string} */
+            kind: "directory" | "page" | "button";
+            path: string | null;
+            permission_code: string | null;
+            icon: string | null;
+            sort: number;
+            visible: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            children: components["schemas"]["MenuNodeInput"][];
+        };
         DepartmentNode: {
             id: number;
             tenant_id: number;
@@ -1653,6 +1724,23 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             children: components["schemas"]["DepartmentNode"][];
+        };
+        MenuNode: {
+            id: number;
+            parent_id: number | null;
+            name: string;
+            /** @enum {string} */
+            kind: "directory" | "page" | "button";
+            path: string | null;
+            permission_code: string | null;
+            icon: string | null;
+            sort: number;
+            visible: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            children: components["schemas"]["MenuNode"][];
         };
         ErrorEnvelope: {
             /** @description application error code; its first three digits are the HTTP status */
@@ -6621,6 +6709,274 @@ export interface operations {
                             secret: string;
                             otpauth_uri: string;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMenus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: components["schemas"]["MenuNode"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postMenus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a label or an i18n key such as nav.todo */
+                    name: string;
+                    /** @enum {string} */
+                    kind: "directory" | "page" | "button";
+                    parent_id?: number | null;
+                    /** @description pages: the console route */
+                    path?: string | null;
+                    /** @description shown only to holders of this code; null: every signed-in user */
+                    permission_code?: string | null;
+                    icon?: string | null;
+                    sort?: number;
+                    visible?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            parent_id: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "directory" | "page" | "button";
+                            path: string | null;
+                            permission_code: string | null;
+                            icon: string | null;
+                            sort: number;
+                            visible: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMenusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            parent_id: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "directory" | "page" | "button";
+                            path: string | null;
+                            permission_code: string | null;
+                            icon: string | null;
+                            sort: number;
+                            visible: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putMenusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a label or an i18n key such as nav.todo */
+                    name?: string;
+                    /** @enum {string} */
+                    kind?: "directory" | "page" | "button";
+                    parent_id?: number | null;
+                    /** @description pages: the console route */
+                    path?: string | null;
+                    /** @description shown only to holders of this code; null: every signed-in user */
+                    permission_code?: string | null;
+                    icon?: string | null;
+                    sort?: number;
+                    visible?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            parent_id: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "directory" | "page" | "button";
+                            path: string | null;
+                            permission_code: string | null;
+                            icon: string | null;
+                            sort: number;
+                            visible: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteMenusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMenusMy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: components["schemas"]["MenuNode"][];
                     };
                 };
             };
