@@ -11,6 +11,8 @@ import type { IdentityPorts } from './identity.ports.js';
 import type { IdentityTables } from './identity.tables.js';
 import { registerMenuRoutes } from './menus/menus.routes.js';
 import { MenusService } from './menus/menus.service.js';
+import { registerPostRoutes } from './posts/posts.routes.js';
+import { PostsService } from './posts/posts.service.js';
 import { registerPermissionRoutes } from './permissions/permissions.routes.js';
 import { registerRoleRoutes } from './roles/roles.routes.js';
 import { RolesService } from './roles/roles.service.js';
@@ -58,5 +60,6 @@ export async function buildIdentityApp(
   registerTenantRoutes(app, new TenantsService({ db, cache, passwords: kernel.passwords, audit }));
   registerPermissionRoutes(app, ports.permissions);
   registerMenuRoutes(app, new MenusService({ db, audit }));
+  registerPostRoutes(app, new PostsService({ db, audit }));
   return { app };
 }

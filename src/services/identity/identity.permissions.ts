@@ -76,6 +76,22 @@ export const IDENTITY_PERMISSIONS = [
     routes: ['DELETE /api/v1/tenants/:id'],
   },
   {
+    code: 'system:post:list',
+    description: 'List and read the posts (job positions) of the tenant',
+    routes: ['GET /api/v1/posts', 'GET /api/v1/posts/:id'],
+  },
+  { code: 'system:post:create', description: 'Create posts', routes: ['POST /api/v1/posts'] },
+  {
+    code: 'system:post:update',
+    description: 'Change posts (code, name, order, status)',
+    routes: ['PUT /api/v1/posts/:id'],
+  },
+  {
+    code: 'system:post:delete',
+    description: 'Delete posts nobody holds',
+    routes: ['DELETE /api/v1/posts/:id'],
+  },
+  {
     code: 'system:menu:list',
     description: 'List and read the menu tree (platform administrators only)',
     routes: ['GET /api/v1/menus', 'GET /api/v1/menus/:id'],

@@ -3,6 +3,20 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type IdentityTables = {
+  iam_posts: {
+    id: Generated<number>;
+    tenant_id: number;
+    code: string;
+    name: string;
+    sort: number;
+    status: 'active' | 'disabled';
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  iam_user_posts: {
+    user_id: number;
+    post_id: number;
+  };
   iam_menus: {
     id: Generated<number>;
     parent_id: number | null;

@@ -1516,6 +1516,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts (job positions) of the tenant, by sort then id */
+        get: operations["getPosts"];
+        put?: never;
+        /** Create a post */
+        post: operations["postPosts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One post */
+        get: operations["getPostsById"];
+        /** Change a post (partial) */
+        put: operations["putPostsById"];
+        post?: never;
+        /** Delete a post nobody holds (409 otherwise) */
+        delete: operations["deletePostsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/refresh": {
         parameters: {
             query?: never;
@@ -7643,6 +7680,250 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getPosts: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 (default 1) */
+                page?: number;
+                /** @description page size (default 10, values above 100 are clamped) */
+                page_size?: number;
+                /** @description part of the code or name */
+                keyword?: string;
+                status?: "active" | "disabled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            list: {
+                                id: number;
+                                tenant_id: number;
+                                code: string;
+                                name: string;
+                                sort: number;
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                holders: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            page_size: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postPosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    name: string;
+                    sort?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            tenant_id: number;
+                            code: string;
+                            name: string;
+                            sort: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            holders: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPostsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            tenant_id: number;
+                            code: string;
+                            name: string;
+                            sort: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            holders: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putPostsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                    name?: string;
+                    sort?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            tenant_id: number;
+                            code: string;
+                            name: string;
+                            sort: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            holders: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deletePostsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     postRefresh: {
         parameters: {
             query?: never;
@@ -8278,6 +8559,7 @@ export interface operations {
                                 is_platform_admin: boolean;
                                 must_change_password: boolean;
                                 role_ids: number[];
+                                post_ids: number[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -8314,6 +8596,8 @@ export interface operations {
                     email?: string | null;
                     dept_id?: number | null;
                     role_ids?: number[];
+                    /** @description posts (job positions) the user holds */
+                    post_ids?: number[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -8342,6 +8626,7 @@ export interface operations {
                             is_platform_admin: boolean;
                             must_change_password: boolean;
                             role_ids: number[];
+                            post_ids: number[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8390,6 +8675,7 @@ export interface operations {
                             is_platform_admin: boolean;
                             must_change_password: boolean;
                             role_ids: number[];
+                            post_ids: number[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8425,6 +8711,8 @@ export interface operations {
                     email?: string | null;
                     dept_id?: number | null;
                     role_ids?: number[];
+                    /** @description posts (job positions) the user holds */
+                    post_ids?: number[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -8453,6 +8741,7 @@ export interface operations {
                             is_platform_admin: boolean;
                             must_change_password: boolean;
                             role_ids: number[];
+                            post_ids: number[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
