@@ -11,6 +11,8 @@ import type { IdentityPorts } from './identity.ports.js';
 import type { IdentityTables } from './identity.tables.js';
 import { registerMenuRoutes } from './menus/menus.routes.js';
 import { MenusService } from './menus/menus.service.js';
+import { registerPackageRoutes } from './packages/packages.routes.js';
+import { PackagesService } from './packages/packages.service.js';
 import { registerPostRoutes } from './posts/posts.routes.js';
 import { PostsService } from './posts/posts.service.js';
 import { registerPermissionRoutes } from './permissions/permissions.routes.js';
@@ -61,5 +63,6 @@ export async function buildIdentityApp(
   registerPermissionRoutes(app, ports.permissions);
   registerMenuRoutes(app, new MenusService({ db, audit }));
   registerPostRoutes(app, new PostsService({ db, audit }));
+  registerPackageRoutes(app, new PackagesService({ db, audit }));
   return { app };
 }

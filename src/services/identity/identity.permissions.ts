@@ -92,6 +92,26 @@ export const IDENTITY_PERMISSIONS = [
     routes: ['DELETE /api/v1/posts/:id'],
   },
   {
+    code: 'system:package:list',
+    description: 'List and read tenant packages (platform administrators only)',
+    routes: ['GET /api/v1/packages', 'GET /api/v1/packages/:id'],
+  },
+  {
+    code: 'system:package:create',
+    description: 'Create tenant packages (platform administrators only)',
+    routes: ['POST /api/v1/packages'],
+  },
+  {
+    code: 'system:package:update',
+    description: 'Change tenant packages: menus and storage quota (platform administrators only)',
+    routes: ['PUT /api/v1/packages/:id'],
+  },
+  {
+    code: 'system:package:delete',
+    description: 'Delete tenant packages no tenant uses (platform administrators only)',
+    routes: ['DELETE /api/v1/packages/:id'],
+  },
+  {
     code: 'system:menu:list',
     description: 'List and read the menu tree (platform administrators only)',
     routes: ['GET /api/v1/menus', 'GET /api/v1/menus/:id'],

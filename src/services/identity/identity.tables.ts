@@ -3,6 +3,16 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type IdentityTables = {
+  iam_packages: {
+    id: Generated<number>;
+    name: string;
+    /** jsonb: read as numbers, written as JSON text. */
+    menu_ids: ColumnType<number[], string | undefined, string>;
+    storage_quota_mb: number;
+    status: 'active' | 'disabled';
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
   iam_posts: {
     id: Generated<number>;
     tenant_id: number;
@@ -36,6 +46,7 @@ export type IdentityTables = {
     name: string;
     status: 'active' | 'disabled';
     storage_quota_mb: number;
+    package_id: ColumnType<number | null, number | null | undefined, number | null>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

@@ -29,11 +29,18 @@ export const identityModule: ServiceModule<IdentityPorts, 'identity'> = {
   name: 'identity',
   permissions: IDENTITY_PERMISSIONS,
   defaultPort: 8102,
-  routes: ['users', 'roles', 'departments', 'tenants', 'permissions', 'menus', 'posts'].map(
-    (area) => ({
-      prefix: `/api/v1/${area}`,
-    }),
-  ),
+  routes: [
+    'users',
+    'roles',
+    'departments',
+    'tenants',
+    'permissions',
+    'menus',
+    'posts',
+    'packages',
+  ].map((area) => ({
+    prefix: `/api/v1/${area}`,
+  })),
   async create(kernel, ports) {
     const { app } = await buildIdentityApp(kernel, ports);
     return { app, jobs: [] };

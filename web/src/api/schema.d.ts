@@ -1465,6 +1465,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant packages */
+        get: operations["getPackages"];
+        put?: never;
+        /** Create a tenant package */
+        post: operations["postPackages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/packages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tenant package */
+        get: operations["getPackagesById"];
+        /** Change a tenant package (partial; menu_ids replaces the set) */
+        put: operations["putPackagesById"];
+        post?: never;
+        /** Delete a package no tenant is on (409 otherwise) */
+        delete: operations["deletePackagesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/password/forgot": {
         parameters: {
             query?: never;
@@ -7575,6 +7612,237 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description the menu entries tenants on this package may use */
+                    menu_ids: number[];
+                    /** @description storage per tenant; 0 (the default) means unlimited */
+                    storage_quota_mb?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPackagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putPackagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description the menu entries tenants on this package may use */
+                    menu_ids?: number[];
+                    /** @description storage per tenant; 0 (the default) means unlimited */
+                    storage_quota_mb?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deletePackagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     postPasswordForgot: {
         parameters: {
             query?: never;
@@ -8315,6 +8583,7 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "active" | "disabled";
                                 storage_quota_mb: number;
+                                package_id: number | null;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -8348,6 +8617,8 @@ export interface operations {
                     name: string;
                     /** @description 0 (the default) means unlimited */
                     storage_quota_mb?: number;
+                    /** @description its package: menus and storage quota */
+                    package_id?: number | null;
                     admin_username: string;
                     /** @description at least 10 characters, not easy to guess (zxcvbn score 3 or more) */
                     admin_password: string;
@@ -8372,6 +8643,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "disabled";
                             storage_quota_mb: number;
+                            package_id: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8415,6 +8687,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "disabled";
                             storage_quota_mb: number;
+                            package_id: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8448,6 +8721,7 @@ export interface operations {
                     /** @enum {string} */
                     status?: "active" | "disabled";
                     storage_quota_mb?: number;
+                    package_id?: number | null;
                 };
             };
         };
@@ -8469,6 +8743,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "disabled";
                             storage_quota_mb: number;
+                            package_id: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */

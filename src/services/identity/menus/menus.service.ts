@@ -7,6 +7,7 @@ import { auditChange } from '../audit.js';
 import type { IdentityDb, IdentityTables } from '../identity.tables.js';
 import { toIso } from '../identity.schema.js';
 import type { Selectable } from 'kysely';
+import { packageMenusOf } from '../packages/packages.service.js';
 import type { CreateMenuInput, MenuNode, MenuView, UpdateMenuInput } from './menus.schema.js';
 
 type MenuRow = Selectable<IdentityTables['iam_menus']>;
@@ -29,15 +30,22 @@ function nest(rows: MenuRow[]): MenuNode[] {
 }
 
 /**
- * What a user sees: visible entries whose code they hold (or that need none), a directory only
- * when something under it is left, and a button only under a page they see.
+ * What a user sees: visible entries whose code they hold (or that need none) and, when their
+ * tenant has a package, that it lists; a directory only when something under it is left, and a
+ * button only under a page they see.
  */
-export function menusFor(tree: MenuNode[], principal: Pick<Principal, 'permissions'>): MenuNode[] {
+export function menusFor(
+  tree: MenuNode[],
+  principal: Pick<Principal, 'permissions'>,
+  allowed: Set<number> | null = null,
+): MenuNode[] {
   const out: MenuNode[] = [];
   for (const node of tree) {
     if (!node.visible) continue;
     if (node.permission_code !== null && !hasPermission(principal, node.permission_code)) continue;
-    const children = menusFor(node.children, principal);
+    // The tenant's package lists the pages and buttons it may use; directories follow them.
+    if (allowed && node.kind !== 'directory' && !allowed.has(node.id)) continue;
+    const children = menusFor(node.children, principal, allowed);
     if (node.kind === 'directory' && children.length === 0) continue;
     out.push({ ...node, children });
   }
@@ -59,7 +67,11 @@ export class MenusService {
   }
 
   async mine(principal: Principal): Promise<MenuNode[]> {
-    return menusFor(await this.tree(), principal);
+    return menusFor(
+      await this.tree(),
+      principal,
+      await packageMenusOf(this.o.db, principal.tenantId),
+    );
   }
 
   async get(menuId: number): Promise<MenuView> {
