@@ -38,7 +38,16 @@ describe('tenants: CRUD', () => {
     );
     expect(tenant).toMatchObject({ code, name: 'Acme', status: 'active', storage_quota_mb: 512 });
     expect(Object.keys(tenant).sort()).toEqual(
-      ['code', 'created_at', 'id', 'name', 'status', 'storage_quota_mb', 'updated_at'].sort(),
+      [
+        'code',
+        'created_at',
+        'id',
+        'name',
+        'package_id',
+        'status',
+        'storage_quota_mb',
+        'updated_at',
+      ].sort(),
     );
 
     const login = await platform.login(username, PASSWORD, code);

@@ -9,6 +9,12 @@ import { registerDepartmentRoutes } from './departments/departments.routes.js';
 import { DepartmentsService } from './departments/departments.service.js';
 import type { IdentityPorts } from './identity.ports.js';
 import type { IdentityTables } from './identity.tables.js';
+import { registerMenuRoutes } from './menus/menus.routes.js';
+import { MenusService } from './menus/menus.service.js';
+import { registerPackageRoutes } from './packages/packages.routes.js';
+import { PackagesService } from './packages/packages.service.js';
+import { registerPostRoutes } from './posts/posts.routes.js';
+import { PostsService } from './posts/posts.service.js';
 import { registerPermissionRoutes } from './permissions/permissions.routes.js';
 import { registerRoleRoutes } from './roles/roles.routes.js';
 import { RolesService } from './roles/roles.service.js';
@@ -55,5 +61,8 @@ export async function buildIdentityApp(
   registerDepartmentRoutes(app, new DepartmentsService({ db, audit }));
   registerTenantRoutes(app, new TenantsService({ db, cache, passwords: kernel.passwords, audit }));
   registerPermissionRoutes(app, ports.permissions);
+  registerMenuRoutes(app, new MenusService({ db, audit }));
+  registerPostRoutes(app, new PostsService({ db, audit }));
+  registerPackageRoutes(app, new PackagesService({ db, audit }));
   return { app };
 }

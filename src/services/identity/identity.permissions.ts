@@ -75,6 +75,62 @@ export const IDENTITY_PERMISSIONS = [
     description: 'Delete tenants (platform administrators only)',
     routes: ['DELETE /api/v1/tenants/:id'],
   },
+  {
+    code: 'system:post:list',
+    description: 'List and read the posts (job positions) of the tenant',
+    routes: ['GET /api/v1/posts', 'GET /api/v1/posts/:id'],
+  },
+  { code: 'system:post:create', description: 'Create posts', routes: ['POST /api/v1/posts'] },
+  {
+    code: 'system:post:update',
+    description: 'Change posts (code, name, order, status)',
+    routes: ['PUT /api/v1/posts/:id'],
+  },
+  {
+    code: 'system:post:delete',
+    description: 'Delete posts nobody holds',
+    routes: ['DELETE /api/v1/posts/:id'],
+  },
+  {
+    code: 'system:package:list',
+    description: 'List and read tenant packages (platform administrators only)',
+    routes: ['GET /api/v1/packages', 'GET /api/v1/packages/:id'],
+  },
+  {
+    code: 'system:package:create',
+    description: 'Create tenant packages (platform administrators only)',
+    routes: ['POST /api/v1/packages'],
+  },
+  {
+    code: 'system:package:update',
+    description: 'Change tenant packages: menus and storage quota (platform administrators only)',
+    routes: ['PUT /api/v1/packages/:id'],
+  },
+  {
+    code: 'system:package:delete',
+    description: 'Delete tenant packages no tenant uses (platform administrators only)',
+    routes: ['DELETE /api/v1/packages/:id'],
+  },
+  {
+    code: 'system:menu:list',
+    description: 'List and read the menu tree (platform administrators only)',
+    routes: ['GET /api/v1/menus', 'GET /api/v1/menus/:id'],
+  },
+  {
+    code: 'system:menu:create',
+    description: 'Create menu entries (platform administrators only)',
+    routes: ['POST /api/v1/menus'],
+  },
+  {
+    code: 'system:menu:update',
+    description: 'Change menu entries (platform administrators only)',
+    routes: ['PUT /api/v1/menus/:id'],
+  },
+  {
+    code: 'system:menu:delete',
+    description: 'Delete menu entries without children (platform administrators only)',
+    routes: ['DELETE /api/v1/menus/:id'],
+  },
 ] as const satisfies readonly PermissionSpec[];
 
 export type IdentityPermission = (typeof IDENTITY_PERMISSIONS)[number]['code'];

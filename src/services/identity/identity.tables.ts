@@ -3,12 +3,50 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type IdentityTables = {
+  iam_packages: {
+    id: Generated<number>;
+    name: string;
+    /** jsonb: read as numbers, written as JSON text. */
+    menu_ids: ColumnType<number[], string | undefined, string>;
+    storage_quota_mb: number;
+    status: 'active' | 'disabled';
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  iam_posts: {
+    id: Generated<number>;
+    tenant_id: number;
+    code: string;
+    name: string;
+    sort: number;
+    status: 'active' | 'disabled';
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  iam_user_posts: {
+    user_id: number;
+    post_id: number;
+  };
+  iam_menus: {
+    id: Generated<number>;
+    parent_id: number | null;
+    name: string;
+    kind: 'directory' | 'page' | 'button';
+    path: string | null;
+    permission_code: string | null;
+    icon: string | null;
+    sort: number;
+    visible: boolean;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
   iam_tenants: {
     id: Generated<number>;
     code: string;
     name: string;
     status: 'active' | 'disabled';
     storage_quota_mb: number;
+    package_id: ColumnType<number | null, number | null | undefined, number | null>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

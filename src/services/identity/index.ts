@@ -29,7 +29,16 @@ export const identityModule: ServiceModule<IdentityPorts, 'identity'> = {
   name: 'identity',
   permissions: IDENTITY_PERMISSIONS,
   defaultPort: 8102,
-  routes: ['users', 'roles', 'departments', 'tenants', 'permissions'].map((area) => ({
+  routes: [
+    'users',
+    'roles',
+    'departments',
+    'tenants',
+    'permissions',
+    'menus',
+    'posts',
+    'packages',
+  ].map((area) => ({
     prefix: `/api/v1/${area}`,
   })),
   async create(kernel, ports) {

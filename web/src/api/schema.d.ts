@@ -1272,6 +1272,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/menus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole menu tree (`children`, ordered by sort, then id) */
+        get: operations["getMenus"];
+        put?: never;
+        /** Create a menu entry */
+        post: operations["postMenus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/menus/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One menu entry */
+        get: operations["getMenusById"];
+        /** Change a menu entry (partial; no cycles) */
+        put: operations["putMenusById"];
+        post?: never;
+        /** Delete a menu entry without children */
+        delete: operations["deleteMenusById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/menus/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's menu tree: visible entries whose permission code they hold */
+        get: operations["getMenusMy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth2/clients": {
         parameters: {
             query?: never;
@@ -1411,6 +1465,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant packages */
+        get: operations["getPackages"];
+        put?: never;
+        /** Create a tenant package */
+        post: operations["postPackages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/packages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tenant package */
+        get: operations["getPackagesById"];
+        /** Change a tenant package (partial; menu_ids replaces the set) */
+        put: operations["putPackagesById"];
+        post?: never;
+        /** Delete a package no tenant is on (409 otherwise) */
+        delete: operations["deletePackagesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/password/forgot": {
         parameters: {
             query?: never;
@@ -1457,6 +1548,43 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts (job positions) of the tenant, by sort then id */
+        get: operations["getPosts"];
+        put?: never;
+        /** Create a post */
+        post: operations["postPosts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One post */
+        get: operations["getPostsById"];
+        /** Change a post (partial) */
+        put: operations["putPostsById"];
+        post?: never;
+        /** Delete a post nobody holds (409 otherwise) */
+        delete: operations["deletePostsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1641,6 +1769,23 @@ export interface components {
             updated_at: string;
             children: components["schemas"]["DepartmentNodeInput"][];
         };
+        MenuNodeInput: {
+            id: number;
+            parent_id: number | null;
+            name: string;
+            /** @enum {string} */
+            kind: "directory" | "page" | "button";
+            path: string | null;
+            permission_code: string | null;
+            icon: string | null;
+            sort: number;
+            visible: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            children: components["schemas"]["MenuNodeInput"][];
+        };
         DepartmentNode: {
             id: number;
             tenant_id: number;
@@ -1653,6 +1798,23 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             children: components["schemas"]["DepartmentNode"][];
+        };
+        MenuNode: {
+            id: number;
+            parent_id: number | null;
+            name: string;
+            /** @enum {string} */
+            kind: "directory" | "page" | "button";
+            path: string | null;
+            permission_code: string | null;
+            icon: string | null;
+            sort: number;
+            visible: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            children: components["schemas"]["MenuNode"][];
         };
         ErrorEnvelope: {
             /** @description application error code; its first three digits are the HTTP status */
@@ -6631,6 +6793,274 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getMenus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: components["schemas"]["MenuNode"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postMenus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a label or an i18n key such as nav.todo */
+                    name: string;
+                    /** @enum {string} */
+                    kind: "directory" | "page" | "button";
+                    parent_id?: number | null;
+                    /** @description pages: the console route */
+                    path?: string | null;
+                    /** @description shown only to holders of this code; null: every signed-in user */
+                    permission_code?: string | null;
+                    icon?: string | null;
+                    sort?: number;
+                    visible?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            parent_id: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "directory" | "page" | "button";
+                            path: string | null;
+                            permission_code: string | null;
+                            icon: string | null;
+                            sort: number;
+                            visible: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMenusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            parent_id: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "directory" | "page" | "button";
+                            path: string | null;
+                            permission_code: string | null;
+                            icon: string | null;
+                            sort: number;
+                            visible: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putMenusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a label or an i18n key such as nav.todo */
+                    name?: string;
+                    /** @enum {string} */
+                    kind?: "directory" | "page" | "button";
+                    parent_id?: number | null;
+                    /** @description pages: the console route */
+                    path?: string | null;
+                    /** @description shown only to holders of this code; null: every signed-in user */
+                    permission_code?: string | null;
+                    icon?: string | null;
+                    sort?: number;
+                    visible?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            parent_id: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "directory" | "page" | "button";
+                            path: string | null;
+                            permission_code: string | null;
+                            icon: string | null;
+                            sort: number;
+                            visible: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteMenusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMenusMy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: components["schemas"]["MenuNode"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     getOauth2Clients: {
         parameters: {
             query?: {
@@ -7182,6 +7612,237 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description the menu entries tenants on this package may use */
+                    menu_ids: number[];
+                    /** @description storage per tenant; 0 (the default) means unlimited */
+                    storage_quota_mb?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPackagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putPackagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description the menu entries tenants on this package may use */
+                    menu_ids?: number[];
+                    /** @description storage per tenant; 0 (the default) means unlimited */
+                    storage_quota_mb?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            menu_ids: number[];
+                            storage_quota_mb: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tenants: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deletePackagesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     postPasswordForgot: {
         parameters: {
             query?: never;
@@ -7283,6 +7944,250 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPosts: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 (default 1) */
+                page?: number;
+                /** @description page size (default 10, values above 100 are clamped) */
+                page_size?: number;
+                /** @description part of the code or name */
+                keyword?: string;
+                status?: "active" | "disabled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            list: {
+                                id: number;
+                                tenant_id: number;
+                                code: string;
+                                name: string;
+                                sort: number;
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                holders: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            page_size: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postPosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    name: string;
+                    sort?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            tenant_id: number;
+                            code: string;
+                            name: string;
+                            sort: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            holders: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPostsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            tenant_id: number;
+                            code: string;
+                            name: string;
+                            sort: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            holders: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putPostsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                    name?: string;
+                    sort?: number;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            tenant_id: number;
+                            code: string;
+                            name: string;
+                            sort: number;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            holders: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deletePostsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -7678,6 +8583,7 @@ export interface operations {
                                 /** @enum {string} */
                                 status: "active" | "disabled";
                                 storage_quota_mb: number;
+                                package_id: number | null;
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -7711,6 +8617,8 @@ export interface operations {
                     name: string;
                     /** @description 0 (the default) means unlimited */
                     storage_quota_mb?: number;
+                    /** @description its package: menus and storage quota */
+                    package_id?: number | null;
                     admin_username: string;
                     /** @description at least 10 characters, not easy to guess (zxcvbn score 3 or more) */
                     admin_password: string;
@@ -7735,6 +8643,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "disabled";
                             storage_quota_mb: number;
+                            package_id: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7778,6 +8687,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "disabled";
                             storage_quota_mb: number;
+                            package_id: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7811,6 +8721,7 @@ export interface operations {
                     /** @enum {string} */
                     status?: "active" | "disabled";
                     storage_quota_mb?: number;
+                    package_id?: number | null;
                 };
             };
         };
@@ -7832,6 +8743,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "disabled";
                             storage_quota_mb: number;
+                            package_id: number | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -7922,6 +8834,7 @@ export interface operations {
                                 is_platform_admin: boolean;
                                 must_change_password: boolean;
                                 role_ids: number[];
+                                post_ids: number[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -7958,6 +8871,8 @@ export interface operations {
                     email?: string | null;
                     dept_id?: number | null;
                     role_ids?: number[];
+                    /** @description posts (job positions) the user holds */
+                    post_ids?: number[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -7986,6 +8901,7 @@ export interface operations {
                             is_platform_admin: boolean;
                             must_change_password: boolean;
                             role_ids: number[];
+                            post_ids: number[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8034,6 +8950,7 @@ export interface operations {
                             is_platform_admin: boolean;
                             must_change_password: boolean;
                             role_ids: number[];
+                            post_ids: number[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8069,6 +8986,8 @@ export interface operations {
                     email?: string | null;
                     dept_id?: number | null;
                     role_ids?: number[];
+                    /** @description posts (job positions) the user holds */
+                    post_ids?: number[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -8097,6 +9016,7 @@ export interface operations {
                             is_platform_admin: boolean;
                             must_change_password: boolean;
                             role_ids: number[];
+                            post_ids: number[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */

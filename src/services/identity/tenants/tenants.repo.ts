@@ -10,6 +10,7 @@ export interface TenantRow {
   name: string;
   status: 'active' | 'disabled';
   storage_quota_mb: number;
+  package_id: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -18,6 +19,7 @@ export interface TenantPatch {
   name?: string;
   status?: 'active' | 'disabled';
   storage_quota_mb?: number;
+  package_id?: number | null;
 }
 
 /** The unique constraint on `iam_tenants.code` (PostgreSQL's default name for a column UNIQUE). */
@@ -29,6 +31,7 @@ const TENANT_COLUMNS = [
   'name',
   'status',
   'storage_quota_mb',
+  'package_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -86,7 +89,7 @@ export async function lockTenantForUpdate(db: IdentityDb, tenantId: number): Pro
 
 export function insertTenant(
   db: IdentityDb,
-  tenant: { code: string; name: string; storage_quota_mb: number },
+  tenant: { code: string; name: string; storage_quota_mb: number; package_id: number | null },
 ): Promise<TenantRow> {
   return db
     .insertInto('iam_tenants')

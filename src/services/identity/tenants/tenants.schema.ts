@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../../../platform/http/envelope.js';
-import { keywordQuery, password, status, timestamp, username } from '../identity.schema.js';
+import { id, keywordQuery, password, status, timestamp, username } from '../identity.schema.js';
 
 /** Typed at sign-in (`tenant_code`), so kept short and URL-safe. */
 const code = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,63}$/, '2 to 64 of a-z, 0-9, _ and -');
@@ -11,6 +11,7 @@ export const createTenantBody = z.object({
   code,
   name,
   storage_quota_mb: storageQuotaMb.optional().describe('0 (the default) means unlimited'),
+  package_id: id.nullable().optional().describe('its package: menus and storage quota'),
   admin_username: username,
   admin_password: password,
 });
@@ -22,6 +23,7 @@ export const updateTenantBody = z.object({
   name: name.optional(),
   status: status.optional(),
   storage_quota_mb: storageQuotaMb.optional(),
+  package_id: id.nullable().optional(),
 });
 export type UpdateTenantInput = z.infer<typeof updateTenantBody>;
 
@@ -38,6 +40,7 @@ export const tenantView = z.object({
   name: z.string(),
   status,
   storage_quota_mb: z.number().int(),
+  package_id: z.number().int().nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -77,6 +77,7 @@ export class TenantsService {
           code: input.code,
           name: input.name,
           storage_quota_mb: input.storage_quota_mb ?? 0,
+          package_id: await this.packageRef(trx, input.package_id),
         }),
         TENANT_CODE_CONSTRAINT,
         'tenant code already exists',
@@ -126,6 +127,8 @@ export class TenantsService {
       if (input.name !== undefined) patch.name = input.name;
       if (input.status !== undefined) patch.status = input.status;
       if (input.storage_quota_mb !== undefined) patch.storage_quota_mb = input.storage_quota_mb;
+      if (input.package_id !== undefined)
+        patch.package_id = await this.packageRef(trx, input.package_id);
       const updated = (await updateTenant(trx, tenantId, patch))!;
       await auditChange(this.o.audit, trx, principal, {
         action: 'update',
@@ -175,5 +178,21 @@ export class TenantsService {
     }
     if (tenantId === principal.tenantId)
       throw AppError.conflict(`you cannot ${action} your own tenant`);
+  }
+
+  /** A package id that exists (share-locked until the change commits), or null. */
+  private async packageRef(db: IdentityDb, packageId: number | null | undefined) {
+    if (packageId == null) return null;
+    const found = await db
+      .selectFrom('iam_packages')
+      .select('id')
+      .where('id', '=', packageId)
+      .forKeyShare()
+      .executeTakeFirst();
+    if (!found)
+      throw AppError.validation([
+        { field: 'package_id', rule: 'option', message: 'no such package' },
+      ]);
+    return packageId;
   }
 }

@@ -16,6 +16,7 @@ export interface UserRow {
   is_platform_admin: boolean;
   must_change_password: boolean;
   role_ids: number[];
+  post_ids: number[];
   created_at: Date;
   updated_at: Date;
 }
@@ -64,6 +65,9 @@ function selectUsers(db: IdentityDb, tenantId: number) {
       sql<number[]>`coalesce((
         SELECT jsonb_agg(ur.role_id ORDER BY ur.role_id)
         FROM iam_user_roles ur WHERE ur.user_id = iam_users.id), '[]'::jsonb)`.as('role_ids'),
+      sql<number[]>`coalesce((
+        SELECT jsonb_agg(up.post_id ORDER BY up.post_id)
+        FROM iam_user_posts up WHERE up.user_id = iam_users.id), '[]'::jsonb)`.as('post_ids'),
     ])
     .where('iam_users.tenant_id', '=', tenantId);
 }
@@ -185,6 +189,20 @@ export async function replaceUserRoles(
   await db
     .insertInto('iam_user_roles')
     .values(roleIds.map((roleId) => ({ user_id: userId, role_id: roleId })))
+    .execute();
+}
+
+/** Replaces the user's posts (ids already checked to be the tenant's). */
+export async function replaceUserPosts(
+  db: IdentityDb,
+  userId: number,
+  postIds: number[],
+): Promise<void> {
+  await db.deleteFrom('iam_user_posts').where('user_id', '=', userId).execute();
+  if (postIds.length === 0) return;
+  await db
+    .insertInto('iam_user_posts')
+    .values(postIds.map((postId) => ({ user_id: userId, post_id: postId })))
     .execute();
 }
 

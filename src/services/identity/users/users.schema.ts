@@ -13,6 +13,7 @@ import {
 const nickname = z.string().max(64);
 const email = z.email().max(254);
 const roleIds = z.array(id).max(100);
+const postIds = z.array(id).max(50).describe('posts (job positions) the user holds');
 
 export const createUserBody = z.object({
   username,
@@ -21,6 +22,7 @@ export const createUserBody = z.object({
   email: email.nullable().optional(),
   dept_id: id.nullable().optional(),
   role_ids: roleIds.optional(),
+  post_ids: postIds.optional(),
   status: status.optional(),
 });
 export type CreateUserInput = z.infer<typeof createUserBody>;
@@ -33,6 +35,7 @@ export const updateUserBody = z.object({
   email: email.nullable().optional(),
   dept_id: id.nullable().optional(),
   role_ids: roleIds.optional(),
+  post_ids: postIds.optional(),
   status: status.optional(),
 });
 export type UpdateUserInput = z.infer<typeof updateUserBody>;
@@ -57,6 +60,7 @@ export const userView = z.object({
   is_platform_admin: z.boolean(),
   must_change_password: z.boolean(),
   role_ids: z.array(z.number().int()),
+  post_ids: z.array(z.number().int()),
   created_at: timestamp,
   updated_at: timestamp,
 });

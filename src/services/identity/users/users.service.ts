@@ -32,6 +32,7 @@ import {
   insertUser,
   listUsers,
   lockUserForUpdate,
+  replaceUserPosts,
   replaceUserRoles,
   updateUser,
   USERNAME_CONSTRAINT,
@@ -68,7 +69,11 @@ export function toUserView(row: UserRow): UserView {
 export async function referenceProblems(
   db: IdentityDb,
   tenantId: number,
-  input: { dept_id?: number | null | undefined; role_ids?: number[] | undefined },
+  input: {
+    dept_id?: number | null | undefined;
+    role_ids?: number[] | undefined;
+    post_ids?: number[] | undefined;
+  },
 ): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   if (input.dept_id != null && !(await lockDepartmentForReference(db, tenantId, input.dept_id))) {
@@ -80,6 +85,25 @@ export async function referenceProblems(
     if (!found.has(roleId)) {
       problems.push({ field: `role_ids.${index}`, rule: 'option', message: `no role ${roleId}` });
     }
+  });
+  const postIds = input.post_ids ?? [];
+  const posts =
+    postIds.length === 0
+      ? new Set<number>()
+      : new Set(
+          (
+            await db
+              .selectFrom('iam_posts')
+              .select('id')
+              .where('tenant_id', '=', tenantId)
+              .where('id', 'in', [...new Set(postIds)])
+              .forKeyShare()
+              .execute()
+          ).map((r) => r.id),
+        );
+  postIds.forEach((postId, index) => {
+    if (!posts.has(postId))
+      problems.push({ field: `post_ids.${index}`, rule: 'option', message: `no post ${postId}` });
   });
   return problems;
 }
@@ -126,6 +150,7 @@ export class UsersService {
         DUPLICATE_USERNAME,
       );
       await replaceUserRoles(trx, userId, roleIds);
+      await replaceUserPosts(trx, userId, [...new Set(input.post_ids ?? [])]);
       const created = (await findUser(trx, tenantId, userId))!;
       await auditChange(this.o.audit, trx, principal, {
         action: 'create',
@@ -200,6 +225,7 @@ export class UsersService {
           DUPLICATE_USERNAME,
         );
         if (roleIds !== undefined) await replaceUserRoles(trx, userId, roleIds);
+        if (input.post_ids) await replaceUserPosts(trx, userId, [...new Set(input.post_ids)]);
         const after = (await findUser(trx, tenantId, userId))!;
         await auditChange(this.o.audit, trx, principal, {
           action: 'update',

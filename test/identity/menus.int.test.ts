@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { createUserWith } from '../bpm/fixtures.js';
+
+// Menus: the console's navigation tree; each user gets the entries their codes allow.
+
+let platform: TestPlatform;
+let admin: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.adminToken();
+});
+afterAll(() => platform?.close());
+
+const flatten = (nodes: any[]): any[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+const paths = (nodes: any[]) => flatten(nodes).map((n) => n.path ?? n.name);
+
+describe('GET /api/v1/menus/my', () => {
+  it('gives a user without codes the approval pages only, and no empty directory', async () => {
+    const user = await createUserWith(platform, []);
+    const res = await platform.call('GET', '/api/v1/menus/my', { token: user.token });
+    expect(res.status).toBe(200);
+    const mine = paths(res.body.data);
+    expect(mine).toEqual(expect.arrayContaining(['/todo', '/done', '/my', '/cc', '/start']));
+    expect(mine).not.toContain('/designer');
+    expect(mine).not.toContain('nav.system');
+    expect(mine).not.toContain('/system/users');
+  });
+
+  it('adds what the user\u2019s codes open, under their directory, with the buttons they may use', async () => {
+    const user = await createUserWith(platform, ['system:user:list', 'system:user:create']);
+    const tree = (await platform.call('GET', '/api/v1/menus/my', { token: user.token })).body.data;
+    const system = tree.find((n: any) => n.name === 'nav.system');
+    expect(system.children.map((n: any) => n.path)).toEqual(['/system/users']);
+    expect(system.children[0].children.map((n: any) => n.name)).toEqual(['menu.userCreate']);
+  });
+
+  it('follows a change of the tree: a hidden entry disappears, a new one appears', async () => {
+    const user = await createUserWith(platform, []);
+    const created = await platform.call('POST', '/api/v1/menus', {
+      token: admin,
+      body: { name: uniq('nav.help'), kind: 'page', path: '/help', sort: 999 },
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id;
+    const mine = async () =>
+      paths((await platform.call('GET', '/api/v1/menus/my', { token: user.token })).body.data);
+    expect(await mine()).toContain('/help');
+    await platform.call('PUT', `/api/v1/menus/${id}`, { token: admin, body: { visible: false } });
+    expect(await mine()).not.toContain('/help');
+    const removed = await platform.call('DELETE', `/api/v1/menus/${id}`, { token: admin });
+    expect(removed.status).toBe(200);
+    const audit = await platform.call(
+      'GET',
+      `/api/v1/logs/audit?target_type=menu&target_id=${id}`,
+      {
+        token: admin,
+      },
+    );
+    expect(audit.body.data.list.map((e: any) => e.action).sort()).toEqual([
+      'create',
+      'delete',
+      'update',
+    ]);
+  });
+});
+
+describe('menu administration', () => {
+  it('is for platform administrators holding the code (403 otherwise)', async () => {
+    const holder = await createUserWith(platform, ['system:menu:list', 'system:menu:create']);
+    const list = await platform.call('GET', '/api/v1/menus', { token: holder.token });
+    expect([list.status, list.body.code]).toEqual([403, 40300]);
+    const tree = await platform.call('GET', '/api/v1/menus', { token: admin });
+    expect(tree.status).toBe(200);
+    expect(paths(tree.body.data)).toContain('/system/menus');
+  });
+
+  it('refuses bad input: unknown parent, a cycle, an external link, deleting a parent', async () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      platform.call(method, path, { token: admin, ...(body ? { body } : {}) });
+    const orphan = await call('POST', '/api/v1/menus', {
+      name: 'x',
+      kind: 'page',
+      parent_id: 987654321,
+    });
+    expect([orphan.status, orphan.body.code]).toEqual([400, 40001]);
+    const link = await call('POST', '/api/v1/menus', {
+      name: 'x',
+      kind: 'page',
+      path: 'https://evil.example',
+    });
+    expect([link.status, link.body.code]).toEqual([400, 40001]);
+    const top = (await call('POST', '/api/v1/menus', { name: uniq('dir'), kind: 'directory' })).body
+      .data;
+    const child = (
+      await call('POST', '/api/v1/menus', {
+        name: uniq('p'),
+        kind: 'page',
+        parent_id: top.id,
+        path: '/x',
+      })
+    ).body.data;
+    const cycle = await call('PUT', `/api/v1/menus/${top.id}`, { parent_id: child.id });
+    expect([cycle.status, cycle.body.code]).toEqual([400, 40001]);
+    const parent = await call('DELETE', `/api/v1/menus/${top.id}`);
+    expect([parent.status, parent.body.code]).toEqual([409, 40900]);
+    expect((await call('DELETE', `/api/v1/menus/${child.id}`)).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/menus/${top.id}`)).status).toBe(200);
+    expect((await call('GET', `/api/v1/menus/${top.id}`)).status).toBe(404);
+  });
+});
