@@ -21,17 +21,18 @@ import { pickPerson, signedIn, type Person } from './session';
 test.describe.configure({ mode: 'serial' });
 
 /**
- * Picks an option of the select labelled `label` from the list it opens (the newest one: a list
- * closed just before may still be fading out, with options of the same name).
+ * Picks an option of the select labelled `label`: the one on screen (a list closed just before
+ * may still be fading out with an option of the same name, so visibility is asked of the
+ * option itself, again on every retry).
  */
 async function choose(page: Page, label: string, option: string) {
   // The whole label, after the mark of a required field.
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   await page.getByRole('combobox', { name: new RegExp(`^(\\* )?${escaped}$`) }).click();
   await page
-    .locator('.ant-select-dropdown:visible')
+    .locator('.ant-select-dropdown .ant-select-item-option:visible')
+    .and(page.getByTitle(option, { exact: true }))
     .last()
-    .getByTitle(option, { exact: true })
     .click();
 }
 
