@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiLogin, chain, createUser, publishFlow, startInstance } from './api';
-import { signedIn, type Person } from './session';
+import { pickPerson, signedIn, type Person } from './session';
 
 /** Add-sign (加签) before me: the added approver decides first, then the task comes back. */
 const admin: Person = { username: 'admin', password: 'admin123' };
@@ -25,9 +25,9 @@ test('an approver adds someone before them; they approve, then the task is back'
   await bobPage.getByRole('link').filter({ hasText: flow.name }).first().click();
   await bobPage.getByTestId('action-add_sign').click();
   const dialog = bobPage.getByRole('dialog');
-  // Without the directory permission the picker takes user ids.
-  await dialog.getByRole('combobox', { name: 'People to add' }).fill(String(carol.id));
-  await bobPage.keyboard.press('Enter');
+  // An approver without any permission finds people by name in the people directory.
+  await pickPerson(bobPage, dialog.getByRole('combobox', { name: 'People to add' }), carol);
+  await expect(dialog.locator('.ant-select-selection-item')).toContainText(carol.nickname);
   await dialog.getByRole('radio', { name: 'Before me' }).check();
   await bobPage.getByTestId('action-comment').fill('Carol knows the laptop budget');
   await dialog.getByRole('button', { name: 'Submit' }).click();

@@ -56,6 +56,9 @@ export async function createUser(
   return { id: user.id, username, password: USER_PASSWORD, nickname: name };
 }
 
+/** A user as createUser made them. */
+export type User = Awaited<ReturnType<typeof createUser>>;
+
 export async function createRole(
   request: APIRequestContext,
   adminToken: string,

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin, call, createRole, createUser, uniq } from './api';
-import { choose, signedIn, type Person } from './session';
+import { apiLogin, call, createRole, createUser, uniq, type User } from './api';
+import { choose, pickPerson, signedIn, type Person } from './session';
 
 /**
  * One story, in order: an admin designs and publishes a two-step flow with a branch and a form;
@@ -10,10 +10,10 @@ import { choose, signedIn, type Person } from './session';
 test.describe.configure({ mode: 'serial' });
 
 const admin: Person = { username: 'admin', password: 'admin123' };
-let alice: Person & { id: number };
-let bob: Person & { id: number };
-let carol: Person & { id: number };
-let dave: Person & { id: number };
+let alice: User;
+let bob: User;
+let carol: User;
+let dave: User;
 const flowKey = uniq('trip');
 const flowName = `Trip ${flowKey}`;
 
@@ -27,21 +27,11 @@ test.beforeAll(async ({ request }) => {
   dave = await createUser(request, token, 'dave');
 });
 
-async function pickUser(page: Page, label: string, user: Person) {
+async function pickUser(page: Page, label: string, user: User) {
   const drawer = page.locator('.ant-drawer-open');
-  // The directory answers each keystroke; retried until the person is really selected.
-  await expect(async () => {
-    const box = page.getByLabel(label);
-    await box.click();
-    await box.fill(user.username);
-    await page
-      .locator('.ant-select-dropdown:visible')
-      .getByText(`(${user.username})`)
-      .click({ timeout: 3000 });
-    await expect(drawer.locator('.ant-select-selection-item')).toContainText(user.username, {
-      timeout: 1000,
-    });
-  }).toPass({ timeout: 20_000 });
+  // The people directory answers a pause in typing; retried until the person is selected.
+  await pickPerson(page, page.getByLabel(label), user);
+  await expect(drawer.locator('.ant-select-selection-item')).toContainText(user.nickname);
   // Closes the drop-down (Escape could close the drawer itself).
   await drawer.locator('.ant-drawer-title').click();
 }
@@ -218,8 +208,7 @@ test('the next approver transfers the task, and the new one delegates it', async
   const page = await signedIn(browser, carol);
   await page.getByRole('link').filter({ hasText: flowName }).first().click();
   await page.getByTestId('action-transfer').click();
-  await page.getByRole('combobox', { name: 'To', exact: true }).fill(String(dave.id));
-  await page.keyboard.press('Enter');
+  await pickPerson(page, page.getByRole('combobox', { name: 'To', exact: true }), dave);
   await page.getByTestId('action-comment').fill('Dave handles trips');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByTestId('timeline')).toContainText('Transferred');
@@ -228,8 +217,7 @@ test('the next approver transfers the task, and the new one delegates it', async
   const davePage = await signedIn(browser, dave);
   await davePage.getByRole('link').filter({ hasText: flowName }).first().click();
   await davePage.getByTestId('action-delegate').click();
-  await davePage.getByRole('combobox', { name: 'To', exact: true }).fill(String(bob.id));
-  await davePage.keyboard.press('Enter');
+  await pickPerson(davePage, davePage.getByRole('combobox', { name: 'To', exact: true }), bob);
   await davePage.getByRole('button', { name: 'Submit' }).click();
   await expect(davePage.getByTestId('timeline')).toContainText('Delegated');
   await davePage.context().close();

@@ -1,4 +1,4 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 
 export interface Person {
   username: string;
@@ -21,4 +21,26 @@ export async function signedIn(browser: Browser, person: Person, path = '/todo')
 export async function choose(page: Page, label: string | RegExp, option: string | RegExp) {
   await page.getByRole('combobox', { name: label }).click();
   await page.locator('.ant-select-dropdown:visible').getByTitle(option).first().click();
+}
+
+/**
+ * Picks a person in a people picker (the directory every signed-in user may search): typed by
+ * their username, which is unique, and chosen by the name shown once it is the only answer;
+ * then the field is left, which closes its list.
+ */
+export async function pickPerson(
+  page: Page,
+  box: Locator,
+  person: { username: string; nickname: string },
+) {
+  const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+  await expect(async () => {
+    await box.click();
+    await box.fill(person.username);
+    await expect(options).toHaveCount(1, { timeout: 3000 });
+    await options.filter({ hasText: person.nickname }).click({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  // A multiple picker keeps its list open after a pick: leaving the field closes it (Tab or
+  // Escape would choose the highlighted option or close the dialog around it).
+  await box.evaluate((el) => (el as HTMLElement).blur());
 }

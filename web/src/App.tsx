@@ -250,6 +250,8 @@ const LIGHT_TOKENS = {
   colorTextSecondary: 'rgba(0,0,0,0.65)',
   colorTextDescription: 'rgba(0,0,0,0.65)',
   colorTextTertiary: 'rgba(0,0,0,0.6)',
+  // Placeholders say what a field takes ("Search people by name", "Every flow"): readable too.
+  colorTextPlaceholder: 'rgba(0,0,0,0.6)',
   borderRadius: 6,
 };
 /** The dark algorithm lightens the status colours itself; only the grey text is raised. */
@@ -258,6 +260,7 @@ const DARK_TOKENS = {
   colorTextSecondary: 'rgba(255,255,255,0.65)',
   colorTextDescription: 'rgba(255,255,255,0.65)',
   colorTextTertiary: 'rgba(255,255,255,0.6)',
+  colorTextPlaceholder: 'rgba(255,255,255,0.6)',
   borderRadius: 6,
 };
 

@@ -18,8 +18,16 @@ export function asList<T>(value: T[] | Page<T> | null | undefined): T[] {
 }
 
 // The form schema and condition shapes are the engine's own (one definition for both sides).
-export type { Condition, ConditionOp, FieldType, FormField, FormSchema } from '@engine/types';
-import type { Condition, FormSchema } from '@engine/types';
+export type {
+  Condition,
+  ConditionOp,
+  FieldType,
+  FormField,
+  FormSchema,
+  NodeTimeout,
+  ResubmitTimeout,
+} from '@engine/types';
+import type { Condition, FormSchema, NodeTimeout, ResubmitTimeout } from '@engine/types';
 
 export interface Definition {
   id: number;
@@ -56,6 +64,8 @@ export interface StartNode extends NodeBase {
   type: 'start';
   /** The definition's repeat-approval rule (the server's docs/api.md). */
   autoApproveRepeats?: 'off' | 'consecutive' | 'any';
+  /** The initiator's deadline to resubmit after a return: remind once, or cancel. */
+  resubmitTimeout?: ResubmitTimeout;
 }
 export interface ApprovalNode extends NodeBase {
   type: 'approval';
@@ -66,7 +76,7 @@ export interface ApprovalNode extends NodeBase {
   allowBackPrev?: boolean;
   allowInitiator?: boolean;
   onReject?: 'terminate' | 'initiator';
-  timeout?: { hours: number; action: 'remind' | 'auto_approve' | 'auto_reject' };
+  timeout?: NodeTimeout;
   emptyAssignee?: { strategy: 'auto_pass' | 'fallback_users' | 'suspend'; userIds?: number[] };
 }
 export interface CcNode extends NodeBase {
@@ -96,6 +106,8 @@ export interface Task {
   assignee_id: number;
   original_assignee_id: number | null;
   delegator_id: number | null;
+  /** The person out of office this task was opened for (its holder stands in), or null. */
+  on_behalf_of_id?: number | null;
   status: 'pending' | 'waiting' | 'done' | 'canceled';
   result: string | null;
   round: number;
@@ -144,6 +156,8 @@ export interface TimelineEntry {
   operator_name: string;
   comment: string | null;
   round: number;
+  /** What the entry is about beyond its comment (ids of people, counts; per action). */
+  details?: Record<string, unknown> | null;
   created_at: string;
 }
 
@@ -165,14 +179,17 @@ export interface SimulateResult {
     resolution: unknown;
     strategy: unknown;
     fallback?: unknown;
+    /** Assignees out of office: their task would open for `stand_in_id` (in `assignees`). */
+    stand_ins?: StandInView[];
   }[];
   failures: unknown[];
 }
 
-export interface UserItem {
-  id: number;
-  username: string;
-  nickname: string;
+/** Who is away and who takes their task, with each absence followed (until: ISO 8601). */
+export interface StandInView {
+  user_id: number;
+  stand_in_id: number;
+  chain: { user_id: number; stand_in_id: number; until: string }[];
 }
 
 export const bpmKeys = {

@@ -3,9 +3,13 @@ import { Button, Input, Radio, Select, Space, theme } from 'antd';
 import { MAX_CONDITION_DEPTH } from '@engine/validate-condition';
 import { useTranslation } from 'react-i18next';
 import type { FormSchema } from '../api/bpm';
+import { DeptSelect } from '../form/DeptSelect';
+import { PersonPicker } from '../form/PersonPicker';
 import {
+  idsOfText,
   isGroup,
-  OPS,
+  isIdField,
+  opsFor,
   type ConditionGroup,
   type ConditionItem,
   type ConditionRow,
@@ -141,14 +145,37 @@ function Row({
   onRemove: () => void;
 }) {
   const { t } = useTranslation();
+  const type = schema.fields.find((f) => f.key === row.field)?.type;
+  const ops = opsFor(type);
   const valueless = row.op === 'empty' || row.op === 'not_empty';
+  const many = row.op === 'in' || row.op === 'not_in';
+  const ids = idsOfText(row.value);
+  // Picked ids are kept as the row's text ("3" or "3,5"), as typed values are.
+  const setIds = (v: number | number[] | undefined) =>
+    onChange({ ...row, value: (Array.isArray(v) ? v : v ? [v] : []).join(',') });
+  const pickerProps = {
+    'aria-label': t('designer.condValue'),
+    style: { width: 200 },
+    multiple: many,
+    value: many ? ids : ids[0],
+    onChange: setIds as (v: never) => void,
+  };
   return (
     <Space align="baseline" wrap style={{ marginBottom: 8 }}>
       <Select
         aria-label={t('designer.condField')}
         style={{ width: 150 }}
         value={row.field || undefined}
-        onChange={(field: string) => onChange({ ...row, field })}
+        onChange={(field: string) => {
+          const next = schema.fields.find((f) => f.key === field)?.type;
+          // Ids and typed text do not carry over between kinds of field.
+          const changesKind = isIdField(next) !== isIdField(type);
+          onChange({
+            field,
+            op: opsFor(next).includes(row.op) ? row.op : 'eq',
+            value: changesKind ? '' : row.value,
+          });
+        }}
         options={[
           ...schema.fields.map((f) => ({ value: f.key, label: `${f.label} (${f.key})` })),
           { value: 'initiator.dept_id', label: t('designer.initiatorDept') },
@@ -160,17 +187,22 @@ function Row({
         style={{ width: 110 }}
         value={row.op}
         onChange={(op: ConditionRow['op']) => onChange({ ...row, op })}
-        options={OPS.map((o) => ({ value: o, label: t(`designer.op.${o}`) }))}
+        options={ops.map((o) => ({ value: o, label: t(`designer.op.${o}`) }))}
       />
-      {!valueless && (
-        <Input
-          aria-label={t('designer.condValue')}
-          style={{ width: 130 }}
-          placeholder={t('designer.condValueHint')}
-          value={row.value ?? ''}
-          onChange={(e) => onChange({ ...row, value: e.target.value })}
-        />
-      )}
+      {!valueless &&
+        (type === 'user' ? (
+          <PersonPicker {...pickerProps} />
+        ) : type === 'dept' ? (
+          <DeptSelect {...pickerProps} />
+        ) : (
+          <Input
+            aria-label={t('designer.condValue')}
+            style={{ width: 130 }}
+            placeholder={t('designer.condValueHint')}
+            value={row.value ?? ''}
+            onChange={(e) => onChange({ ...row, value: e.target.value })}
+          />
+        ))}
       <Button
         type="text"
         size="small"

@@ -1,31 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Form,
-  Input,
-  Select,
-  Space,
-  Table,
-  Tabs,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Card, Form, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../api/client';
-import type {
-  Branch,
-  Definition,
-  FlowNode,
-  FormSchema,
-  Page,
-  SimulateResult,
-  StartNode,
-} from '../api/bpm';
+import type { Branch, Definition, FlowNode, FormSchema, Page, SimulateResult } from '../api/bpm';
 import { ApiError, messageOf } from '../api/errors';
 import { FormRenderer } from '../form/FormRenderer';
 import { toSubmission } from '../form/rules';
@@ -34,7 +13,8 @@ import { ErrorState, LoadingState } from '../pages/states';
 import { FlowEditor } from './FlowEditor';
 import { FormDesigner } from './FormDesigner';
 import { NodeDrawer } from './NodeDrawer';
-import { StartersEditor, type Starters } from './StartersEditor';
+import { SettingsTab } from './SettingsTab';
+import type { Starters } from './StartersEditor';
 import {
   addBranch,
   editBranch,
@@ -282,39 +262,17 @@ function DesignerFor({ definition }: { definition: Definition }) {
             key: 'settings',
             label: t('designer.tab.settings'),
             children: (
-              <Form layout="vertical" style={{ maxWidth: 420 }}>
-                <Form.Item label={t('designer.name')} htmlFor="definition-name">
-                  <Input
-                    id="definition-name"
-                    value={name}
-                    disabled={!editable}
-                    onChange={(e) => setName(e.target.value)}
-                  />
-                </Form.Item>
-                <Form.Item label={t('designer.category')} htmlFor="definition-category">
-                  <Input
-                    id="definition-category"
-                    value={category}
-                    disabled={!editable}
-                    onChange={(e) => setCategory(e.target.value)}
-                  />
-                </Form.Item>
-                <StartersEditor value={starters} onChange={setStarters} disabled={!editable} />
-                <Form.Item label={t('designer.repeats')} htmlFor="definition-repeats">
-                  <Select
-                    id="definition-repeats"
-                    value={(tree as StartNode).autoApproveRepeats ?? 'off'}
-                    disabled={!editable}
-                    onChange={(autoApproveRepeats) =>
-                      setTree({ ...tree, autoApproveRepeats } as StartNode)
-                    }
-                    options={(['off', 'consecutive', 'any'] as const).map((v) => ({
-                      value: v,
-                      label: t(`designer.repeatsRule.${v}`),
-                    }))}
-                  />
-                </Form.Item>
-              </Form>
+              <SettingsTab
+                name={name}
+                onName={setName}
+                category={category}
+                onCategory={setCategory}
+                starters={starters}
+                onStarters={setStarters}
+                tree={tree}
+                onTree={setTree}
+                editable={editable}
+              />
             ),
           },
           {

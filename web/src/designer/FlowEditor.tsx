@@ -1,9 +1,26 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Dropdown, Space, Tag, theme, Typography } from 'antd';
+import { createContext, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Branch, Condition, FlowNode, FormSchema } from '../api/bpm';
-import { formatCents } from '../form/rules';
+import type { Branch, FlowNode, FormSchema } from '../api/bpm';
+import { useDepartments, usePeople } from '../api/people';
+import { deptNames } from '../form/deptTree';
+import { conditionIds, conditionText, type ConditionNames } from './conditions';
+import { resubmitSummary, timeoutSummary } from './timeout';
 import type { NewNodeType } from './treeEdit';
+
+/** Names of the people and departments the conditions compare with. */
+const NamesContext = createContext<ConditionNames | undefined>(undefined);
+
+function useConditionNames(tree: FlowNode, schema: FormSchema): ConditionNames {
+  const ids = useMemo(() => conditionIds(tree, schema), [tree, schema]);
+  const people = usePeople(ids.user);
+  const departments = useDepartments(ids.dept.length > 0);
+  return useMemo(() => {
+    const depts = deptNames(departments.data);
+    return { user: (id) => people.byId.get(id)?.name, dept: (id) => depts.get(id) };
+  }, [people.byId, departments.data]);
+}
 
 export interface FlowEditorProps {
   tree: FlowNode;
@@ -22,20 +39,23 @@ export interface FlowEditorProps {
 
 /** The node tree drawn top to bottom, with an add button below every node and arm. */
 export function FlowEditor(props: FlowEditorProps) {
+  const names = useConditionNames(props.tree, props.schema);
   return (
-    <div style={{ overflowX: 'auto', padding: 16 }}>
-      <div
-        style={{
-          display: 'flex',
-          flexDirection: 'column',
-          alignItems: 'center',
-          minWidth: 'max-content',
-        }}
-      >
-        <Chain node={props.tree} {...props} />
-        <EndMark />
+    <NamesContext.Provider value={names}>
+      <div style={{ overflowX: 'auto', padding: 16 }}>
+        <div
+          style={{
+            display: 'flex',
+            flexDirection: 'column',
+            alignItems: 'center',
+            minWidth: 'max-content',
+          }}
+        >
+          <Chain node={props.tree} {...props} />
+          <EndMark />
+        </div>
       </div>
-    </div>
+    </NamesContext.Provider>
   );
 }
 
@@ -116,7 +136,7 @@ function Chain({ node, ...props }: FlowEditorProps & { node: FlowNode | null | u
             )
           }
         >
-          <NodeSummary node={node} />
+          <NodeSummary node={node} schema={props.schema} />
           <Problems list={problems} />
         </Card>
       )}
@@ -133,22 +153,46 @@ function Chain({ node, ...props }: FlowEditorProps & { node: FlowNode | null | u
   );
 }
 
-function NodeSummary({ node }: { node: FlowNode }) {
+function NodeSummary({ node, schema }: { node: FlowNode; schema: FormSchema }) {
   const { t } = useTranslation();
-  if (node.type === 'start')
-    return <Typography.Text type="secondary">{t('designer.initiator')}</Typography.Text>;
+  if (node.type === 'start') {
+    const resubmit = resubmitSummary(node.resubmitTimeout);
+    return (
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('designer.initiator')}
+        {resubmit && (
+          <span style={{ display: 'block' }} data-testid="start-resubmit-summary">
+            {t(`designer.deadline.${resubmit.key}`, resubmit.params)}
+          </span>
+        )}
+      </Typography.Text>
+    );
+  }
   if (node.type === 'approval' || node.type === 'cc') {
     const a = node.assignee;
+    const labelOf = (key: string) => schema.fields.find((f) => f.key === key)?.label ?? key;
     const who =
       a.type === 'users'
         ? t('designer.rule.usersN', { count: a.userIds.length })
         : a.type === 'roles'
           ? t('designer.rule.rolesN', { count: a.roleIds.length })
-          : t(`designer.rule.${a.type}`);
+          : a.type === 'form_user'
+            ? t('designer.rule.formUserOf', { field: labelOf(a.field) })
+            : t(`designer.rule.${a.type}`);
+    const deadline = node.type === 'approval' ? timeoutSummary(node.timeout) : null;
+    const final = deadline?.params.final;
     return (
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {who}
         {node.type === 'approval' && ` · ${t(`designer.mode.${node.mode}`)}`}
+        {deadline && (
+          <span style={{ display: 'block' }} data-testid={`deadline-${node.id}`}>
+            {t(`designer.deadline.${deadline.key}`, {
+              ...deadline.params,
+              ...(final ? { final: t(`designer.finalDo.${final}`) } : {}),
+            })}
+          </span>
+        )}
       </Typography.Text>
     );
   }
@@ -161,6 +205,7 @@ function BranchBlock({
 }: FlowEditorProps & { node: Extract<FlowNode, { type: 'branch' }> }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  const names = useContext(NamesContext);
   const problems = props.problems[node.id] ?? [];
   return (
     <div
@@ -236,7 +281,9 @@ function BranchBlock({
                 }
               >
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {b.default ? t('designer.otherwise') : conditionText(b.condition, props.schema)}
+                  {b.default
+                    ? t('designer.otherwise')
+                    : conditionText(b.condition, props.schema, names)}
                 </Typography.Text>
                 <Problems list={armProblems} />
               </Card>
@@ -255,26 +302,6 @@ function BranchBlock({
       </div>
     </div>
   );
-}
-
-/** A condition in words, amounts in yuan as the designer typed them (stored in cents). */
-export function conditionText(c: Condition | undefined, schema: FormSchema): string {
-  if (!c) return '';
-  // A nested group in parentheses, so "a OR (b AND c)" reads as it is evaluated.
-  const part = (x: Condition) =>
-    'field' in x ? conditionText(x, schema) : `(${conditionText(x, schema)})`;
-  if ('all' in c) return c.all.map(part).join(' AND ');
-  if ('any' in c) return c.any.map(part).join(' OR ');
-  const field = schema.fields.find((f) => f.key === c.field);
-  const show = (v: unknown) =>
-    field?.type === 'amount' && typeof v === 'number' ? `¥${formatCents(v)}` : JSON.stringify(v);
-  const value =
-    c.value === undefined
-      ? ''
-      : Array.isArray(c.value)
-        ? c.value.map(show).join(', ')
-        : show(c.value);
-  return `${field?.label ?? c.field} ${c.op} ${value}`;
 }
 
 /** The server's publish problems for one node or branch, each announced where it happened. */

@@ -17,6 +17,8 @@ const TYPES: FieldType[] = [
   'radio',
   'date',
   'switch',
+  'user',
+  'dept',
 ];
 
 /** The flow form as an editable table: key, label, type, required, options, range. */

@@ -1,10 +1,13 @@
-import { Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
+import { Button, Drawer, Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Branch, FlowNode, FormSchema } from '../api/bpm';
-import { UserPicker } from '../form/UserPicker';
+import type { Branch, FlowNode, FormSchema, NodeTimeout } from '../api/bpm';
+import { PersonPicker } from '../form/PersonPicker';
+import { AssigneeEditor } from './AssigneeEditor';
+import { cleanAssignee } from './assignee';
 import { ConditionEditor } from './ConditionEditor';
 import { fromGroup, toGroup, type ConditionGroup } from './conditions';
-import { RolePicker } from './RolePicker';
+import { TimeoutEditor } from './TimeoutEditor';
+import { cleanTimeout } from './timeout';
 
 export function NodeDrawer({
   target,
@@ -84,12 +87,17 @@ export function NodeDrawer({
           passPercent:
             node.type === 'approval' && node.passRatio ? Math.round(node.passRatio * 100) : 50,
         }}
+        onValuesChange={(changed: { assignee?: { type?: string; source?: string } }) => {
+          // `field` names a person field for one rule, a department field for the other.
+          if (changed.assignee?.type || changed.assignee?.source)
+            form.setFieldValue(['assignee', 'field'], undefined);
+        }}
         onFinish={(v: Record<string, unknown>) => {
           const patch: Record<string, unknown> = {
             name: v.name,
             hiddenFields: v.hiddenFields ?? [],
           };
-          if (isTask) patch.assignee = v.assignee;
+          if (isTask) patch.assignee = cleanAssignee(v.assignee as Record<string, unknown>);
           if (node.type === 'approval') {
             Object.assign(patch, {
               mode: v.mode,
@@ -100,7 +108,7 @@ export function NodeDrawer({
               allowInitiator: v.allowInitiator ?? false,
               editableFields: v.editableFields ?? [],
               emptyAssignee: v.emptyAssignee,
-              timeout: v.timeoutOn ? v.timeout : undefined,
+              timeout: v.timeoutOn ? cleanTimeout(v.timeout as Partial<NodeTimeout>) : undefined,
             });
           }
           onNode(node.id, patch as Partial<FlowNode>);
@@ -110,108 +118,7 @@ export function NodeDrawer({
         <Form.Item name="name" label={t('designer.name')} rules={[{ required: true }]}>
           <Input data-testid="node-name" />
         </Form.Item>
-        {isTask && (
-          <>
-            <Form.Item
-              name={['assignee', 'type']}
-              label={t('designer.assignee')}
-              rules={[{ required: true }]}
-            >
-              <Select
-                data-testid="assignee-type"
-                options={(
-                  [
-                    'users',
-                    'roles',
-                    'dept_leader',
-                    ...(node.type === 'approval' ? ['initiator_selected'] : []),
-                  ] as const
-                ).map((r) => ({
-                  value: r,
-                  label: t(`designer.rule.${r}`),
-                }))}
-              />
-            </Form.Item>
-            <Form.Item
-              noStyle
-              dependencies={[
-                ['assignee', 'type'],
-                ['assignee', 'source'],
-              ]}
-            >
-              {({ getFieldValue }) => {
-                const type = getFieldValue(['assignee', 'type']) as string;
-                if (type === 'users')
-                  return (
-                    <Form.Item
-                      name={['assignee', 'userIds']}
-                      label={t('designer.users')}
-                      rules={[{ required: true }]}
-                    >
-                      <UserPicker multiple aria-label={t('designer.users')} />
-                    </Form.Item>
-                  );
-                if (type === 'roles')
-                  return (
-                    <Form.Item
-                      name={['assignee', 'roleIds']}
-                      label={t('designer.roles')}
-                      rules={[{ required: true }]}
-                    >
-                      <RolePicker />
-                    </Form.Item>
-                  );
-                if (type === 'dept_leader')
-                  return (
-                    <>
-                      <Form.Item
-                        name={['assignee', 'source']}
-                        label={t('designer.deptOf')}
-                        initialValue="initiator"
-                      >
-                        <Radio.Group
-                          options={[
-                            { value: 'initiator', label: t('designer.ofInitiator') },
-                            { value: 'form_field', label: t('designer.ofField') },
-                          ]}
-                        />
-                      </Form.Item>
-                      {getFieldValue(['assignee', 'source']) === 'form_field' && (
-                        <Form.Item
-                          name={['assignee', 'field']}
-                          label={t('designer.deptField')}
-                          rules={[{ required: true }]}
-                        >
-                          <Select
-                            options={schema.fields
-                              .filter((f) => f.type === 'number')
-                              .map((f) => ({ value: f.key, label: f.label }))}
-                          />
-                        </Form.Item>
-                      )}
-                      <Form.Item name={['assignee', 'level']} label={t('designer.level')}>
-                        <InputNumber min={1} max={10} />
-                      </Form.Item>
-                      <Form.Item
-                        name={['assignee', 'initiatorIsLeader']}
-                        label={t('designer.initiatorIsLeader')}
-                        initialValue="next_level"
-                      >
-                        <Select
-                          aria-label={t('designer.initiatorIsLeader')}
-                          options={(['next_level', 'skip', 'allow'] as const).map((v) => ({
-                            value: v,
-                            label: t(`designer.leaderRule.${v}`),
-                          }))}
-                        />
-                      </Form.Item>
-                    </>
-                  );
-                return null;
-              }}
-            </Form.Item>
-          </>
-        )}
+        {isTask && <AssigneeEditor nodeType={node.type} schema={schema} />}
         {node.type === 'approval' && (
           <>
             <Form.Item name="mode" label={t('designer.modeLabel')}>
@@ -264,38 +171,7 @@ export function NodeDrawer({
             >
               <Switch data-testid="allow-initiator" />
             </Form.Item>
-            <Form.Item name="timeoutOn" label={t('designer.timeout')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-            <Form.Item noStyle dependencies={['timeoutOn']}>
-              {({ getFieldValue }) =>
-                getFieldValue('timeoutOn') && (
-                  <Space wrap>
-                    <Form.Item
-                      name={['timeout', 'hours']}
-                      label={t('designer.hours')}
-                      rules={[{ required: true }]}
-                      initialValue={24}
-                    >
-                      <InputNumber min={1} />
-                    </Form.Item>
-                    <Form.Item
-                      name={['timeout', 'action']}
-                      label={t('designer.timeoutAction')}
-                      initialValue="remind"
-                    >
-                      <Select
-                        style={{ width: 160 }}
-                        options={(['remind', 'auto_approve', 'auto_reject'] as const).map((a) => ({
-                          value: a,
-                          label: t(`designer.timeoutDo.${a}`),
-                        }))}
-                      />
-                    </Form.Item>
-                  </Space>
-                )
-              }
-            </Form.Item>
+            <TimeoutEditor />
             <Form.Item
               name={['emptyAssignee', 'strategy']}
               label={t('designer.emptyAssignee')}
@@ -316,7 +192,7 @@ export function NodeDrawer({
                     label={t('designer.fallbackUsers')}
                     rules={[{ required: true }]}
                   >
-                    <UserPicker multiple aria-label={t('designer.fallbackUsers')} />
+                    <PersonPicker multiple aria-label={t('designer.fallbackUsers')} />
                   </Form.Item>
                 )
               }

@@ -1,42 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
-import { Form, Select, Switch, Typography } from 'antd';
+import { Form, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, data } from '../api/client';
-import type { Definition, Page } from '../api/bpm';
-import { useAuth } from '../auth/AuthContext';
-import { UserPicker } from '../form/UserPicker';
+import type { Definition } from '../api/bpm';
+import { DeptSelect } from '../form/DeptSelect';
+import { PersonPicker } from '../form/PersonPicker';
 import { RolePicker } from './RolePicker';
 
 export type Starters = NonNullable<Definition['starters']>;
-
-/** Department ids from the department list when the caller may read it, else typed. */
-function DeptPicker(props: {
-  value?: number[];
-  onChange?: (v: number[]) => void;
-  id?: string;
-  disabled?: boolean;
-  'aria-label'?: string;
-}) {
-  const { t } = useTranslation();
-  const { can } = useAuth();
-  const depts = useQuery({
-    queryKey: ['departments', 'picker'],
-    queryFn: () =>
-      data(api.GET('/api/v1/departments', { params: { query: { page_size: 100 } } })) as Promise<
-        Page<{ id: number; name: string }>
-      >,
-    enabled: can('system:dept:list'),
-  });
-  return (
-    <Select<number[]>
-      {...props}
-      mode={depts.data ? 'multiple' : 'tags'}
-      placeholder={depts.data ? t('designer.pickDepts') : t('picker.typeIds')}
-      options={(depts.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
-      onChange={(v) => props.onChange?.(v.map(Number).filter((n) => Number.isInteger(n) && n > 0))}
-    />
-  );
-}
 
 /**
  * Who may start the flow (`starters`): everyone in the tenant, or the people, roles and
@@ -75,13 +44,13 @@ export function StartersEditor({
       {!everyone && (
         <>
           <Form.Item label={t('designer.startersUsers')} htmlFor="starters-users">
-            <UserPicker
+            <PersonPicker
               multiple
               id="starters-users"
               disabled={disabled}
               aria-label={t('designer.startersUsers')}
               value={value.user_ids ?? []}
-              onChange={(v) => onChange({ ...value, user_ids: v as number[] })}
+              onChange={(v: number[]) => onChange({ ...value, user_ids: v })}
             />
           </Form.Item>
           <Form.Item label={t('designer.startersRoles')} htmlFor="starters-roles">
@@ -94,12 +63,14 @@ export function StartersEditor({
             />
           </Form.Item>
           <Form.Item label={t('designer.startersDepts')} htmlFor="starters-depts">
-            <DeptPicker
+            <DeptSelect
+              multiple
               id="starters-depts"
               aria-label={t('designer.startersDepts')}
+              placeholder={t('designer.pickDepts')}
               disabled={disabled}
               value={value.dept_ids ?? []}
-              onChange={(v) => onChange({ ...value, dept_ids: v })}
+              onChange={(v: number[]) => onChange({ ...value, dept_ids: v })}
             />
           </Form.Item>
           {!restricted && (

@@ -1,10 +1,30 @@
 import { yuanToCents } from '@engine/form';
 import { CONDITION_OPS } from '@engine/validate-condition';
-import type { Condition, ConditionOp, FormSchema } from '../api/bpm';
+import type { Condition, ConditionOp, FieldType, FlowNode, FormSchema } from '../api/bpm';
+import { walkTree } from '../diagram/tree';
 import { formatCents } from '../form/rules';
 
 /** The operators the server's conditions support (the engine's own list). */
 export const OPS = CONDITION_OPS;
+/** What a person or department field can be compared by: its id, a list of ids, or emptiness. */
+export const ID_OPS: readonly ConditionOp[] = ['eq', 'ne', 'in', 'not_in', 'empty', 'not_empty'];
+
+/** Fields holding a directory id: compared with a person / department picker, not typed text. */
+export const isIdField = (type: FieldType | undefined): type is 'user' | 'dept' =>
+  type === 'user' || type === 'dept';
+
+/** The operators offered for a field of this type. */
+export function opsFor(type: FieldType | undefined): readonly ConditionOp[] {
+  return isIdField(type) ? ID_OPS : OPS;
+}
+
+/** A row's text value as ids ("3,5" → [3, 5]), for the pickers. */
+export function idsOfText(text: string | undefined): number[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
+}
 
 export interface ConditionRow {
   field: string;
@@ -58,11 +78,13 @@ function toValue(schema: FormSchema, row: ConditionRow): unknown {
       return c.ok ? c.cents : text;
     }
     if (type === 'switch') return text === 'true';
+    if (isIdField(type)) return Number(text);
     if (row.field === 'initiator.dept_id' || row.field === 'initiator.role_ids')
       return Number(text);
     return text;
   };
   const text = row.value ?? '';
+  if ((row.op === 'in' || row.op === 'not_in') && isIdField(type)) return idsOfText(text);
   if (row.op === 'in' || row.op === 'not_in') return text.split(',').map((s) => one(s.trim()));
   return one(text);
 }
@@ -81,4 +103,62 @@ export function fromGroup(schema: FormSchema, group: ConditionGroup): Condition 
   if (list.length === 0) return undefined;
   if (list.length === 1) return list[0];
   return group.join === 'all' ? { all: list } : { any: list };
+}
+
+/** Names of the people and departments a condition names by id (undefined: not known yet). */
+export interface ConditionNames {
+  user: (id: number) => string | undefined;
+  dept: (id: number) => string | undefined;
+}
+
+/**
+ * A condition in words: amounts in yuan as the designer typed them (stored in cents), people
+ * and departments by name (by id until their names are known).
+ */
+export function conditionText(
+  c: Condition | undefined,
+  schema: FormSchema,
+  names?: ConditionNames,
+): string {
+  if (!c) return '';
+  // A nested group in parentheses, so "a OR (b AND c)" reads as it is evaluated.
+  const part = (x: Condition) =>
+    'field' in x ? conditionText(x, schema, names) : `(${conditionText(x, schema, names)})`;
+  if ('all' in c) return c.all.map(part).join(' AND ');
+  if ('any' in c) return c.any.map(part).join(' OR ');
+  const field = schema.fields.find((f) => f.key === c.field);
+  const type = field?.type;
+  const show = (v: unknown) => {
+    if (type === 'amount' && typeof v === 'number') return `¥${formatCents(v)}`;
+    if (isIdField(type) && typeof v === 'number') return names?.[type](v) ?? `#${v}`;
+    return JSON.stringify(v);
+  };
+  const value =
+    c.value === undefined
+      ? ''
+      : Array.isArray(c.value)
+        ? c.value.map(show).join(', ')
+        : show(c.value);
+  return `${field?.label ?? c.field} ${c.op} ${value}`;
+}
+
+/** The user and department ids the tree's branch conditions compare with, for their names. */
+export function conditionIds(
+  tree: FlowNode,
+  schema: FormSchema,
+): { user: number[]; dept: number[] } {
+  const out = { user: new Set<number>(), dept: new Set<number>() };
+  const visit = (c: Condition | undefined) => {
+    if (!c) return;
+    if ('all' in c) return c.all.forEach(visit);
+    if ('any' in c) return c.any.forEach(visit);
+    const type = schema.fields.find((f) => f.key === c.field)?.type;
+    if (!isIdField(type)) return;
+    for (const v of Array.isArray(c.value) ? c.value : [c.value])
+      if (typeof v === 'number') out[type].add(v);
+  };
+  walkTree(tree, (n) => {
+    if (n.type === 'branch') for (const b of n.branches) visit(b.condition);
+  });
+  return { user: [...out.user], dept: [...out.dept] };
 }

@@ -6,6 +6,7 @@ import {
   insertAfter,
   insertInBranch,
   newNode,
+  patchStart,
   removeBranch,
   removeNode,
   updateNode,
@@ -64,5 +65,15 @@ describe('tree edits', () => {
     expect(renamed.child?.name).toBe('Manager');
     expect(ids(removeNode(base, 'a1'))).toEqual(['start']);
     expect(removeNode(base, 'start')).toBe(base);
+  });
+
+  it("sets and removes the start node's options, leaving the rest of the tree as it was", () => {
+    const timed = patchStart(base, { resubmitTimeout: { hours: 72, action: 'cancel' } });
+    expect(timed).toMatchObject({ id: 'start', resubmitTimeout: { hours: 72, action: 'cancel' } });
+    expect(timed.child).toBe(base.child);
+    const cleared = patchStart(timed, { resubmitTimeout: undefined, autoApproveRepeats: 'any' });
+    expect('resubmitTimeout' in cleared).toBe(false);
+    expect(cleared).toMatchObject({ autoApproveRepeats: 'any' });
+    expect(patchStart(base.child!, { autoApproveRepeats: 'any' })).toBe(base.child);
   });
 });

@@ -2,7 +2,7 @@
  * Edits of the node tree as pure functions: every edit answers a new tree, so the designer can
  * keep the last saved one for comparison and React sees each change.
  */
-import type { ApprovalNode, Branch, BranchNode, CcNode, FlowNode } from '../api/bpm';
+import type { ApprovalNode, Branch, BranchNode, CcNode, FlowNode, StartNode } from '../api/bpm';
 
 let counter = 0;
 /** A node or branch id unique within the tree (letters, digits, `_`). */
@@ -151,4 +151,15 @@ export function initialTree(names: { start: string; approval: string }): FlowNod
       child: null,
     },
   };
+}
+
+/**
+ * Sets the start node's definition-wide options (`autoApproveRepeats`, `resubmitTimeout`); an
+ * option set to undefined is removed, so the stored tree says only what was chosen.
+ */
+export function patchStart(tree: FlowNode, patch: Partial<StartNode>): FlowNode {
+  if (tree.type !== 'start') return tree;
+  const next: Record<string, unknown> = { ...tree, ...patch };
+  for (const [key, value] of Object.entries(patch)) if (value === undefined) delete next[key];
+  return next as unknown as StartNode;
 }

@@ -3,6 +3,8 @@ import type { Rule as AntRule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { FormField, FormSchema } from '../api/bpm';
+import { DeptSelect } from './DeptSelect';
+import { PersonPicker } from './PersonPicker';
 import { fieldProblem, normalizeYuan } from './rules';
 
 interface Props {
@@ -109,6 +111,19 @@ function FieldItem({ field, disabled }: { field: FormField; disabled: boolean })
           normalize={(d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : null)}
         >
           <DatePicker disabled={disabled} style={{ width: '100%' }} />
+        </Form.Item>
+      );
+    case 'user':
+      // One person of the tenant, by name (the value is their user id).
+      return (
+        <Form.Item {...common}>
+          <PersonPicker disabled={disabled} allowClear />
+        </Form.Item>
+      );
+    case 'dept':
+      return (
+        <Form.Item {...common}>
+          <DeptSelect disabled={disabled} allowClear />
         </Form.Item>
       );
     case 'switch':

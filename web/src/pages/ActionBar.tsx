@@ -8,7 +8,8 @@ import type { ActionName, FormSchema, InstanceDetail } from '../api/bpm';
 import { FormRenderer } from '../form/FormRenderer';
 import { fromSnapshot, toSubmission } from '../form/rules';
 import { showServerErrors } from '../form/serverErrors';
-import { UserPicker } from '../form/UserPicker';
+import { PersonPicker } from '../form/PersonPicker';
+import { useAuth } from '../auth/AuthContext';
 
 /** The order buttons appear in; only those the server returned are shown. */
 const ORDER: ActionName[] = [
@@ -126,6 +127,7 @@ function ActionModal({
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ActionValues>();
+  const { me } = useAuth();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
@@ -241,7 +243,7 @@ function ActionModal({
               { required: true, message: t('validation.required', { label: t('action.toUser') }) },
             ]}
           >
-            <UserPicker aria-label={t('action.toUser')} />
+            <PersonPicker aria-label={t('action.toUser')} exclude={me ? [me.id] : []} />
           </Form.Item>
         )}
         {(action === 'add_sign' || action === 'reduce_sign') && (
@@ -257,8 +259,9 @@ function ActionModal({
               },
             ]}
           >
-            <UserPicker
+            <PersonPicker
               multiple
+              exclude={action === 'add_sign' && me ? [me.id] : []}
               aria-label={t(action === 'add_sign' ? 'action.addUsers' : 'action.removeUsers')}
             />
           </Form.Item>

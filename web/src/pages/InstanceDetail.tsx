@@ -25,6 +25,7 @@ export default function InstanceDetail() {
       actions={detail.data.actions}
       taskId={mine?.id ?? null}
       taskNodeId={mine?.node_id ?? null}
+      task={mine ?? null}
       refetch={() => void detail.refetch()}
     />
   );

@@ -1,17 +1,6 @@
 import { QuestionCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Modal,
-  Row,
-  Space,
-  Timeline,
-  Typography,
-} from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Row, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
@@ -21,13 +10,18 @@ import type {
   Diagram,
   FormSchema,
   InstanceDetail,
+  Task,
   TimelineEntry,
 } from '../api/bpm';
+import { usePeople } from '../api/people';
 import { useAuth } from '../auth/AuthContext';
 import { RouteDiagram, type PeopleByNode } from '../diagram/RouteDiagram';
 import { walkTree } from '../diagram/tree';
-import { formatCents } from '../form/rules';
 import { ActionBar } from './ActionBar';
+import { ExplainModal } from './ExplainModal';
+import { FormValues } from './FormValues';
+import { personLabel } from '../form/personLabel';
+import { Timeline } from './Timeline';
 import { useStartable } from './Start';
 import { StatusTag } from './StatusTag';
 import { ErrorState, LoadingState } from './states';
@@ -55,44 +49,12 @@ function useFormSchema(instance: InstanceDetail | undefined): FormSchema | null 
   return fromStartable?.form_schema ?? null;
 }
 
-function FormValues({
-  form,
-  schema,
-}: {
-  form: Record<string, unknown>;
-  schema: FormSchema | null;
-}) {
-  const { t } = useTranslation();
-  const fields = schema?.fields.filter((f) => f.key in form) ?? [];
-  const known = new Set(fields.map((f) => f.key));
-  const extra = Object.keys(form).filter((k) => !known.has(k));
-  const show = (type: string | undefined, v: unknown) => {
-    if (v === null || v === undefined) return '-';
-    if (type === 'amount' && typeof v === 'number') return `¥ ${formatCents(v)}`;
-    if (typeof v === 'boolean') return v ? t('common.yes') : t('common.no');
-    return String(v);
-  };
-  return (
-    <Descriptions column={{ xs: 1, md: 2 }} size="small" bordered data-testid="instance-form">
-      {fields.map((f) => (
-        <Descriptions.Item key={f.key} label={f.label}>
-          {show(f.type, form[f.key])}
-        </Descriptions.Item>
-      ))}
-      {extra.map((k) => (
-        <Descriptions.Item key={k} label={k}>
-          {show(undefined, form[k])}
-        </Descriptions.Item>
-      ))}
-    </Descriptions>
-  );
-}
-
 export function InstanceView({
   instance,
   actions,
   taskId,
   taskNodeId = null,
+  task = null,
   refetch,
 }: {
   instance: InstanceDetail;
@@ -100,6 +62,8 @@ export function InstanceView({
   taskId: number | null;
   /** The node of the caller's task: its `editableFields` can be changed on approval. */
   taskNodeId?: string | null;
+  /** The caller's task this page is about: held on behalf of someone, it says so. */
+  task?: Task | null;
   refetch: () => void;
 }) {
   const { t } = useTranslation();
@@ -132,22 +96,42 @@ export function InstanceView({
     return fields;
   }, [diagram.data, taskNodeId]);
 
-  // Names we know: from the timeline's operators, and the caller; others by id.
+  // Holders (and those they stand in for) by name from the people directory.
+  const directory = usePeople(
+    instance.tasks.flatMap((task) => [task.assignee_id, task.on_behalf_of_id]),
+  );
+  const nameOf = (id: number) => personLabel(t, directory, id);
   const people = useMemo<PeopleByNode>(() => {
+    // Names we know without the directory: the timeline's operators, the initiator, the caller.
     const names = new Map<number, string>();
     for (const e of timeline.data ?? [])
       if (e.operator_id) names.set(e.operator_id, e.operator_name);
     if (instance.initiator_name) names.set(instance.initiator_id, instance.initiator_name);
     if (me) names.set(me.id, me.nickname || me.username);
+    for (const [id, person] of directory.byId) names.set(id, person.name);
+    const name = (id: number) => names.get(id) ?? t('people.user', { id });
     const out: PeopleByNode = {};
     for (const task of instance.tasks) {
       if (task.status === 'canceled') continue;
-      const who = names.get(task.assignee_id) ?? t('people.user', { id: task.assignee_id });
+      const who = task.on_behalf_of_id
+        ? t('people.onBehalfShort', {
+            name: name(task.assignee_id),
+            of: name(task.on_behalf_of_id),
+          })
+        : name(task.assignee_id);
       const list = (out[task.node_id] ??= []);
       if (!list.includes(who)) list.push(who);
     }
     return out;
-  }, [timeline.data, me, instance.initiator_id, instance.initiator_name, instance.tasks, t]);
+  }, [
+    timeline.data,
+    me,
+    instance.initiator_id,
+    instance.initiator_name,
+    instance.tasks,
+    directory.byId,
+    t,
+  ]);
 
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -170,6 +154,16 @@ export function InstanceView({
           )
         }
       >
+        {task?.on_behalf_of_id && (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 12 }}
+            data-testid="on-behalf-of"
+            title={t('detail.onBehalfOf', { name: nameOf(task.on_behalf_of_id) })}
+            description={t('detail.onBehalfOfHint', { name: nameOf(task.on_behalf_of_id) })}
+          />
+        )}
         {instance.suspend_reason && (
           <Alert
             type="warning"
@@ -223,25 +217,7 @@ export function InstanceView({
             ) : timeline.isError ? (
               <ErrorState error={timeline.error} />
             ) : (
-              <Timeline
-                data-testid="timeline"
-                items={timeline.data.map((e) => ({
-                  key: e.id,
-                  content: (
-                    <Space orientation="vertical" size={0}>
-                      <span>
-                        <strong>{t(`log.${e.action}`, e.action)}</strong>
-                        {e.node_name ? ` · ${e.node_name}` : ''} ·{' '}
-                        {e.operator_id === 0 ? t('people.system') : e.operator_name}
-                      </span>
-                      {e.comment && <Typography.Text>“{e.comment}”</Typography.Text>}
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {new Date(e.created_at).toLocaleString()}
-                      </Typography.Text>
-                    </Space>
-                  ),
-                }))}
-              />
+              <Timeline entries={timeline.data} />
             )}
           </Card>
         </Col>
@@ -250,33 +226,5 @@ export function InstanceView({
         <ExplainModal taskId={taskId} onClose={() => setExplain(false)} />
       )}
     </Space>
-  );
-}
-
-function ExplainModal({ taskId, onClose }: { taskId: number; onClose: () => void }) {
-  const { t } = useTranslation();
-  const explain = useQuery({
-    queryKey: ['bpm', 'explain', taskId],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/tasks/{id}/explain', { params: { path: { id: taskId } } }),
-      ) as Promise<Record<string, unknown>>,
-  });
-  return (
-    <Modal open title={t('explain.title')} onCancel={onClose} footer={null}>
-      {explain.isPending ? (
-        <LoadingState />
-      ) : explain.isError ? (
-        <ErrorState error={explain.error} />
-      ) : (
-        <Descriptions column={1} size="small" bordered data-testid="explain-result">
-          {Object.entries(explain.data).map(([k, v]) => (
-            <Descriptions.Item key={k} label={t(`explain.${k}`, k)}>
-              {typeof v === 'object' ? JSON.stringify(v) : String(v)}
-            </Descriptions.Item>
-          ))}
-        </Descriptions>
-      )}
-    </Modal>
   );
 }

@@ -5,8 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { api, data } from '../api/client';
 import type { Page } from '../api/bpm';
 import { useAuth } from '../auth/AuthContext';
+import { useDepartments } from '../api/people';
 import { ErrorState } from './states';
 import { AccountSections } from './account/AccountSections';
+import { OutOfOfficeCard } from './account/OutOfOfficeCard';
 
 interface LoginLog {
   id: number;
@@ -20,6 +22,12 @@ interface LoginLog {
   browser: string | null;
   new_device: boolean;
   created_at: string;
+}
+
+function DeptName({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const departments = useDepartments();
+  return departments.data?.find((d) => d.id === id)?.name ?? t('people.dept', { id });
 }
 
 export default function Profile() {
@@ -40,9 +48,12 @@ export default function Profile() {
           <Descriptions.Item label={t('profile.username')}>{me?.username}</Descriptions.Item>
           <Descriptions.Item label={t('profile.nickname')}>{me?.nickname}</Descriptions.Item>
           <Descriptions.Item label={t('profile.tenant')}>{me?.tenant_id}</Descriptions.Item>
-          <Descriptions.Item label={t('profile.dept')}>{me?.dept_id ?? '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('profile.dept')}>
+            {me?.dept_id ? <DeptName id={me.dept_id} /> : '-'}
+          </Descriptions.Item>
         </Descriptions>
       </Card>
+      <OutOfOfficeCard />
       <AccountSections />
       <Card title={t('profile.loginHistory')}>
         {logs.isError ? (

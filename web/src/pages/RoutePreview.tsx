@@ -1,7 +1,9 @@
 import { Alert, List, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { FlowNode, SimulateResult } from '../api/bpm';
+import { usePeople } from '../api/people';
 import { walkTree } from '../diagram/tree';
+import { personLabel } from '../form/personLabel';
 
 /** The server's dry run, in words: which way each branch went and why, and who approves. */
 export function RoutePreview({ tree, result }: { tree: FlowNode; result: SimulateResult }) {
@@ -12,6 +14,17 @@ export function RoutePreview({ tree, result }: { tree: FlowNode; result: Simulat
     if (n.type === 'branch') for (const b of n.branches) names.set(`${n.id}/${b.id}`, b.name);
   });
   const nameOf = (id: string) => names.get(id) ?? id;
+  // Approvers by name; one away shows as their stand-in acting for them.
+  const people = usePeople(
+    result.nodes.flatMap((n) => [...n.assignees, ...(n.stand_ins ?? []).map((s) => s.user_id)]),
+  );
+  const person = (id: number) => personLabel(t, people, id);
+  const approver = (n: SimulateResult['nodes'][number], id: number) => {
+    const away = n.stand_ins?.find((s) => s.stand_in_id === id);
+    return away
+      ? t('people.onBehalfShort', { name: person(id), of: person(away.user_id) })
+      : person(id);
+  };
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="route-preview">
       {result.failures.length > 0 && (
@@ -65,7 +78,7 @@ export function RoutePreview({ tree, result }: { tree: FlowNode; result: Simulat
             <span>
               {n.node_name ?? nameOf(n.node_id)}:{' '}
               {n.assignees.length
-                ? n.assignees.map((id) => t('people.user', { id })).join(', ')
+                ? n.assignees.map((id) => approver(n, id)).join(', ')
                 : t('preview.nobody', { strategy: JSON.stringify(n.strategy) })}
             </span>
           </List.Item>

@@ -11,7 +11,7 @@ import { walkTree } from '../diagram/tree';
 import { FormRenderer } from '../form/FormRenderer';
 import { toSubmission } from '../form/rules';
 import { showServerErrors } from '../form/serverErrors';
-import { UserPicker } from '../form/UserPicker';
+import { PersonPicker } from '../form/PersonPicker';
 import { RoutePreview } from './RoutePreview';
 import { useStartable } from './Start';
 import { EmptyState, ErrorState, LoadingState } from './states';
@@ -153,7 +153,7 @@ function StartDefinition({ definition }: { definition: Definition }) {
                   { required: true, message: t('validation.required', { label: node.name }) },
                 ]}
               >
-                <UserPicker multiple aria-label={t('start.pickApprovers', { node: node.name })} />
+                <PersonPicker multiple aria-label={t('start.pickApprovers', { node: node.name })} />
               </Form.Item>
             ))}
             <Space wrap>

@@ -24,6 +24,7 @@ export default function TaskDetail() {
       actions={task.data.actions}
       taskId={task.data.status === 'pending' ? task.data.id : null}
       taskNodeId={task.data.node_id}
+      task={task.data}
       refetch={() => void task.refetch()}
     />
   );

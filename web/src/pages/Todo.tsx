@@ -1,9 +1,10 @@
-import { Input, Tag } from 'antd';
+import { Input, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, data } from '../api/client';
 import type { Page, Task } from '../api/bpm';
+import { DelegatedFromTag, OnBehalfOfTag } from './PersonName';
 import { ServerTable, when } from './ServerTable';
 
 export default function Todo() {
@@ -34,7 +35,12 @@ export default function Todo() {
           dataIndex: 'instance_title',
           key: 'title',
           sorter: true,
-          render: (v: string, r) => <Link to={`/tasks/${r.id}`}>{v}</Link>,
+          render: (v: string, r) => (
+            <Space size={4} wrap>
+              <Link to={`/tasks/${r.id}`}>{v}</Link>
+              {r.on_behalf_of_id ? <OnBehalfOfTag id={r.on_behalf_of_id} /> : null}
+            </Space>
+          ),
         },
         { title: t('list.node'), dataIndex: 'node_name' },
         { title: t('list.definition'), dataIndex: 'definition_key', responsive: ['md'] },
@@ -55,8 +61,7 @@ export default function Todo() {
           title: t('list.delegated'),
           dataIndex: 'delegator_id',
           responsive: ['lg'],
-          render: (v: number | null) =>
-            v ? <Tag>{t('list.delegatedFrom', { id: v })}</Tag> : null,
+          render: (v: number | null) => (v ? <DelegatedFromTag id={v} /> : null),
         },
       ]}
     />
