@@ -3,6 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bodyDigest,
+  signedGatewayHeaders,
+  UNSIGNED_PAYLOAD,
+  type Principal,
+} from '../../src/platform/auth/principal.js';
 import { UrlSigner } from '../../src/services/files/url-signer.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
 import { createTenantWithAdmin, dataOf, signedInUserWith } from '../identity/identity-fixtures.js';
@@ -239,5 +245,77 @@ describe('tenants and permissions', () => {
       }),
     );
     expect(audit.list[0]).toMatchObject({ action: 'delete', actor_id: deleter.user.id });
+  });
+});
+
+describe('the unsigned-payload marker', () => {
+  async function signedSet(principal: Principal, method: string, path: string, sha: string) {
+    const requestId = `marker-${randomBytes(6).toString('hex')}`;
+    return {
+      'x-request-id': requestId,
+      ...signedGatewayHeaders(
+        { principal, clientIp: '127.0.0.1' },
+        { requestId, method, path, bodySha256: sha },
+        platform.settings.gateway.signingSecret,
+      ),
+    };
+  }
+  const principalOf = async (): Promise<Principal> => {
+    const me = dataOf(await platform.call('GET', '/api/v1/me', { token: admin }));
+    return {
+      userId: me.id,
+      tenantId: me.tenant_id,
+      username: 'admin',
+      roles: [],
+      deptId: null,
+      platformAdmin: true,
+      permissions: ['*'],
+      sessionId: 1,
+    };
+  };
+
+  it('is accepted only on the route a service declares streamed', async () => {
+    const principal = await principalOf();
+    const body = JSON.stringify({ name: `dept-${randomBytes(4).toString('hex')}` });
+    // A JSON route of another service: the marker never equals the digest it computes.
+    const identity = await fetch(`${platform.serviceUrls.identity}/api/v1/departments`, {
+      method: 'POST',
+      headers: {
+        ...(await signedSet(principal, 'POST', '/api/v1/departments', UNSIGNED_PAYLOAD)),
+        'content-type': 'application/json',
+      },
+      body,
+    });
+    expect(identity.status).toBe(401);
+    // Another route of the files service itself.
+    const del = await fetch(`${platform.serviceUrls.files}/api/v1/files/1`, {
+      method: 'DELETE',
+      headers: await signedSet(principal, 'DELETE', '/api/v1/files/1', UNSIGNED_PAYLOAD),
+    });
+    expect(del.status).toBe(401);
+    // The upload route takes the marker, and only the marker (a digest set is refused).
+    const form = () => {
+      const data = new FormData();
+      data.append('file', new Blob([Buffer.from('marked')]), 'm.txt');
+      return data;
+    };
+    const digestSet = await signedSet(
+      principal,
+      'POST',
+      '/api/v1/files',
+      bodyDigest(Buffer.from('x')),
+    );
+    const refused = await fetch(`${platform.serviceUrls.files}/api/v1/files`, {
+      method: 'POST',
+      headers: digestSet,
+      body: form(),
+    });
+    expect(refused.status).toBe(401);
+    const accepted = await fetch(`${platform.serviceUrls.files}/api/v1/files`, {
+      method: 'POST',
+      headers: await signedSet(principal, 'POST', '/api/v1/files', UNSIGNED_PAYLOAD),
+      body: form(),
+    });
+    expect(accepted.status).toBe(200);
   });
 });
