@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bodyDigest,
@@ -28,6 +30,12 @@ afterAll(async () => {
   await platform?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** A full collection before the baseline, so garbage of earlier tests is not counted as growth. */
+function collectGarbage() {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 const keyOf = (url: string) => url.split('?')[0]!.split('/').pop()!;
 
@@ -141,15 +149,15 @@ describe('limits', () => {
   });
 
   it('streams a large upload: the process RSS grows by far less than the file', async () => {
-    const size = 30 * 1024 * 1024;
+    const size = 64 * 1024 * 1024;
     const big = await startTestPlatform({
       UPLOAD_LOCAL_DIR: dir,
-      UPLOAD_MAX_SIZE: String(64 * 1024 * 1024),
+      UPLOAD_MAX_SIZE: String(100 * 1024 * 1024),
     });
     try {
       const token = await big.adminToken();
       await streamUpload(big, token, 1024 * 1024); // warm up every code path once
-      global.gc?.();
+      collectGarbage();
       const baseline = process.memoryUsage().rss;
       let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
@@ -159,7 +167,10 @@ describe('limits', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.size).toBe(size);
       // Buffered anywhere (gateway or service), the growth would be at least the file's size.
-      expect(peak - baseline).toBeLessThan(size * 0.75);
+      // Streamed, the growth is a constant of the buffers in flight and the heap regrowing after
+      // the collection (about 1 MB on PGlite, 28 MB on the real servers, the same for 30 and 60
+      // MiB files); buffered anywhere (gateway or service), it would be the file's 64 MiB or more.
+      expect(peak - baseline).toBeLessThan(48 * 1024 * 1024);
       const hash = createHash('sha256');
       const response = await fetch(`${big.url}${res.body.data.url}`);
       let offset = 0;
