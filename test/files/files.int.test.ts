@@ -187,6 +187,33 @@ describe('limits', () => {
   });
 });
 
+describe('malformed requests', () => {
+  it('answers 400, 415 or 40001 (never 500) and stores nothing', async () => {
+    const before = await storedFiles(dir);
+    const multipart = { 'content-type': 'multipart/form-data; boundary=xx' };
+    const disposition = 'Content-Disposition: form-data; name="file"; filename="a"';
+    for (const [body, headers, status, code] of [
+      ['not multipart at all', multipart, 400, 40000],
+      [`--xx\r\n${disposition}\r\n\r\nabc`, multipart, 400, 40000],
+      [
+        '--xx\r\nContent-Disposition: form-data; name="f"\r\n\r\nx\r\n--xx--\r\n',
+        multipart,
+        400,
+        40001,
+      ],
+      ['{}', { 'content-type': 'application/json' }, 415, 41500],
+    ] as const) {
+      const res = await platform.call('POST', '/api/v1/files', {
+        token: admin,
+        headers,
+        rawBody: body,
+      });
+      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status, code });
+    }
+    expect(await storedFiles(dir)).toEqual(before);
+  });
+});
+
 describe('links', () => {
   it('answers 404 to a bare, tampered, expired or malformed link', async () => {
     const file = dataOf(await upload(platform, admin, Buffer.from('secret')));

@@ -20,6 +20,17 @@ import { z } from 'zod';
 
 const tags = ['files'];
 
+/**
+ * What the multipart parser throws before the file starts is the client's malformed body (a
+ * 400, 40000), or one of its limits (413 for sizes); never a 500.
+ */
+export function clientMultipartError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const status = (err as { statusCode?: number }).statusCode;
+  if (status === 413) return new AppError(ERROR_CODES.BODY_TOO_LARGE);
+  return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed multipart body');
+}
+
 /** The one upload path: the gateway streams its body (files' module route `streamsBody`). */
 export const UPLOAD_PATH = '/api/v1/files';
 
@@ -31,7 +42,7 @@ export async function registerFilesRoutes(
 ): Promise<void> {
   // One file per request, nothing else of size: the file's own limit is checked per request.
   await app.register(multipart, {
-    limits: { fileSize: maxSize, files: 1, fields: 0, parts: 2, fieldSize: 1024 },
+    limits: { fileSize: maxSize, files: 1, fields: 4, parts: 6, fieldSize: 1024 },
   });
 
   app.post(
@@ -54,7 +65,9 @@ export async function registerFilesRoutes(
         principal.tenantId,
         Number.isSafeInteger(declared) && declared > 0 ? declared : undefined,
       );
-      const part = await request.file();
+      const part = await request.file().catch((err: unknown) => {
+        throw clientMultipartError(err);
+      });
       if (!part) {
         throw new AppError(ERROR_CODES.VALIDATION, undefined, {
           fields: [{ field: 'file', rule: 'required', message: 'one file is required' }],

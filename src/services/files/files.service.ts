@@ -86,8 +86,23 @@ export class FilesService {
         },
       }),
     );
-    part.file.on('error', (err) => counted.destroy(err));
-    await this.o.storage.put(key, counted, contentType);
+    // An error of the client's stream (a malformed or cut-off body) is the client's 400; an
+    // error of the storage alone is ours.
+    let clientError: Error | undefined;
+    part.file.on('error', (err) => {
+      clientError = err;
+      counted.destroy(err);
+    });
+    // The storage's pipeline reports the error; `pipe` re-emits it on `counted` after that
+    // pipeline has let go, where with no listener it would crash the process.
+    counted.on('error', () => undefined);
+    try {
+      await this.o.storage.put(key, counted, contentType);
+    } catch (err) {
+      if (!clientError) throw err;
+      await this.o.storage.delete(key).catch(() => undefined);
+      throw new AppError(ERROR_CODES.BAD_REQUEST, 'malformed multipart body');
+    }
     try {
       // @fastify/multipart stops at the size limit without an error: the stored object is
       // a truncated prefix, never to be kept.
