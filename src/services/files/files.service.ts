@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BusinessAuditWriter } from '../../platform/audit/business-audit.js';
 import type { Principal } from '../../platform/auth/principal.js';
@@ -41,6 +41,12 @@ export interface FilesServiceOptions {
 
 const MIB = 1024 * 1024;
 
+/** The errors a client's body causes: the parser's, or its stream closing before its end. */
+function isClientStreamError(err: Error): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || /multipart|terminated early/i.test(err.message);
+}
+
 export class FilesService {
   constructor(private readonly o: FilesServiceOptions) {}
 
@@ -78,29 +84,30 @@ export class FilesService {
     const name = sanitizeFileName(part.filename);
     const contentType = storedContentType(part.mimetype);
     let size = 0;
-    const counted = part.file.pipe(
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          callback(null, chunk);
-        },
-      }),
-    );
-    // An error of the client's stream (a malformed or cut-off body) is the client's 400; an
-    // error of the storage alone is ours.
-    let clientError: Error | undefined;
-    part.file.on('error', (err) => {
-      clientError = err;
-      counted.destroy(err);
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        callback(null, chunk);
+      },
     });
-    // The storage's pipeline reports the error; `pipe` re-emits it on `counted` after that
-    // pipeline has let go, where with no listener it would crash the process.
-    counted.on('error', () => undefined);
+    // An error of the client's stream (a malformed or cut-off body) is the client's 400; an
+    // error of the storage alone is ours. The parser may raise it before this code runs (on a
+    // tick between handing over the part and here), so the stream's state is read too.
+    let clientError: Error | undefined;
+    part.file.on('error', (err) => (clientError = err));
+    if (part.file.errored || part.file.destroyed) clientError ??= new Error('part failed');
+    // pipeline, not pipe: a source that already failed or closed ends `counted` with an error
+    // instead of leaving the storage waiting for bytes that never come.
+    pipeline(part.file, counted, (err) => {
+      if (err && isClientStreamError(err)) clientError ??= err;
+    });
     try {
+      if (clientError) throw clientError;
       await this.o.storage.put(key, counted, contentType);
+      if (clientError) throw clientError;
     } catch (err) {
-      if (!clientError) throw err;
       await this.o.storage.delete(key).catch(() => undefined);
+      if (!clientError) throw err;
       throw new AppError(ERROR_CODES.BAD_REQUEST, 'malformed multipart body');
     }
     try {
