@@ -23,9 +23,11 @@ import {
   LocalForwardAuth,
   type GatewayRoute,
 } from './services/gateway/index.js';
+import { filesModule } from './services/files/index.js';
 import {
   identityDirectory,
   identityModule,
+  identityStorageQuota,
   seedIdentityData,
   type IdentityDirectory,
 } from './services/identity/index.js';
@@ -76,6 +78,8 @@ const MODULES = [
     directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
   })),
   wired(auditModule, () => ({})),
+  // BPM does not hold files yet: until it fits `isHeld`, no file is held.
+  wired(filesModule, (kernel) => ({ quotaOf: identityStorageQuota(kernel) })),
 ] as const;
 
 export type ServiceName = (typeof MODULES)[number]['module']['name'];

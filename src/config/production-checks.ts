@@ -31,8 +31,9 @@ export function productionProblems(env: Env, settings: Settings): string[] {
     }
   }
   if (env.UPLOAD_STORAGE_TYPE !== 'local') {
+    // UPLOAD_S3_* wins; the older S3_* names are its fallback (the message names the old one).
     for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
-      const value = env[name];
+      const value = env[`UPLOAD_${name}`] ?? env[name];
       if (!value || isPlaceholderSecret(value)) {
         problems.push(
           `${name} must be set and not a placeholder when UPLOAD_STORAGE_TYPE is ${env.UPLOAD_STORAGE_TYPE}`,

@@ -1,3 +1,4 @@
+import { uploadSettings } from './upload-settings.js';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { serviceUrlsOf, url } from './service-urls.js';
@@ -140,6 +141,16 @@ const envSchema = z.object({
   UPLOAD_STORAGE_TYPE: z.enum(['local', 's3', 'minio']).default('local'),
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,
+  UPLOAD_S3_ENDPOINT: url,
+  UPLOAD_S3_BUCKET: z.string().default('approva'),
+  UPLOAD_S3_REGION: z.string().default('us-east-1'),
+  UPLOAD_S3_ACCESS_KEY: optionalText,
+  UPLOAD_S3_SECRET_KEY: optionalText,
+  /** Local storage's directory; default `<DATA_DIR>/uploads` (a temporary one for `memory://`). */
+  UPLOAD_LOCAL_DIR: optionalText,
+  UPLOAD_MAX_SIZE: int(50 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
+  UPLOAD_URL_SIGN_SECRET: optionalText,
+  UPLOAD_URL_SIGN_TTL_SECONDS: int(300, 1, 7 * 24 * 3600),
   MAIL_ENABLED: bool(false),
   SMTP_HOST: optionalText,
   SMTP_USER: optionalText,
@@ -284,7 +295,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
     },
     metrics: { enabled: env.METRICS_ENABLED, port: env.METRICS_PORT },
     serviceUrls: serviceUrlsOf(source).urls,
-    uploads: { storageType: env.UPLOAD_STORAGE_TYPE },
+    uploads: uploadSettings(env),
     oidc: {
       /** The public base URL; the issuer is `${issuerBase}/api/v1/oauth2`. Unset: the gateway's own URL. */
       issuerBase: env.OIDC_ISSUER_URL?.replace(/\/+$/, ''),

@@ -1,3 +1,4 @@
+import type { Settings } from '../config/settings.js';
 import type { HttpApp } from './http/server.js';
 import type { JobSpec } from './jobs/catalogue.js';
 import type { PermissionSpec } from './auth/permissions.js';
@@ -25,6 +26,15 @@ export interface ServiceRoute {
   rewritePrefix?: string;
   /** Skips forward-auth for the paths it accepts: sign-in itself, public protocol endpoints. */
   isPublic?: (path: string) => boolean;
+  /**
+   * The requests (method, path as the client sent it) whose body the gateway streams to the
+   * service instead of reading it whole: an upload. Their signed set carries UNSIGNED_PAYLOAD in
+   * place of the body's digest, which a service accepts only on routes it declares the same way
+   * (`trustGatewayHeaders`' `streamsBody`). Every other request of the route stays hashed.
+   */
+  streamsBody?: (method: string, path: string) => boolean;
+  /** The body cap of the requests `streamsBody` accepts (others keep the 1 MiB limit). */
+  bodyLimit?: (settings: Settings) => number;
 }
 
 /**

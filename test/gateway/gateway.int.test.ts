@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GATEWAY_ROUTES } from '../../src/start.js';
+import { GATEWAY_ROUTES, SERVICE_NAMES } from '../../src/start.js';
 import { request as rawRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config/settings.js';
@@ -118,7 +118,7 @@ describe('identity headers', () => {
 
   it('makes every service accept a genuine set once and refuse it replayed', async () => {
     const services = Object.entries(platform.serviceUrls);
-    expect(services.map(([name]) => name).sort()).toEqual(['audit', 'auth', 'bpm', 'identity']);
+    expect(services.map(([name]) => name).sort()).toEqual([...SERVICE_NAMES].sort());
     for (const [name, base] of services) {
       const requestId = randomUUID();
       // Served by every service, without a bearer token at BPM too.
@@ -285,12 +285,7 @@ describe('metrics and health', () => {
     const res = await platform.call('GET', '/api/v1/health/ready');
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('ready');
-    expect(Object.keys(res.body.data.services).sort()).toEqual([
-      'audit',
-      'auth',
-      'bpm',
-      'identity',
-    ]);
+    expect(Object.keys(res.body.data.services).sort()).toEqual([...SERVICE_NAMES].sort());
     expect(res.body.data.services.auth).toMatchObject({ status: 'ready' });
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_NAMES } from '../../src/start.js';
 import { onRealServers } from '../helpers/real-servers.js';
 import {
   callbackReceiver,
@@ -205,6 +206,23 @@ describe.runIf(onRealServers)('production topology: one process per service', ()
     }
   });
 
+  it('streams an upload through the gateway process to the files process and back', async () => {
+    const bytes = Buffer.from(randomUUID().repeat(4000));
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'text/plain' }), 'topology.txt');
+    const uploaded = await fetch(`${topology.gatewayUrl}/api/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(200);
+    const file = ((await uploaded.json()) as { data: { url: string; size: number } }).data;
+    expect(file.size).toBe(bytes.length);
+    const served = await fetch(`${topology.gatewayUrl}${file.url}`);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
   it('runs every background job in its service process, each reporting its heartbeat', async () => {
     const expected = [
       'audit.login_consumer',
@@ -338,12 +356,10 @@ describe("the README's production section", () => {
     const commands = [...section.matchAll(/node (\S+) (migrate|serve --service \w+)/g)].map(
       (m) => `${m[1]} ${m[2]}`,
     );
+    // Every service of the one module list, in its order, then the gateway.
     expect(commands).toEqual([
       `${MAIN} migrate`,
-      `${MAIN} serve --service auth`,
-      `${MAIN} serve --service identity`,
-      `${MAIN} serve --service bpm`,
-      `${MAIN} serve --service audit`,
+      ...SERVICE_NAMES.map((name) => `${MAIN} serve --service ${name}`),
       `${MAIN} serve --service gateway`,
     ]);
   });

@@ -12,6 +12,7 @@ import {
   NONCE_TTL_MS,
   type GatewayContext,
   type Principal,
+  UNSIGNED_PAYLOAD,
 } from './principal.js';
 
 declare module 'fastify' {
@@ -39,6 +40,11 @@ export interface GatewayTrustOptions {
   signingSecret: string;
   /** Where accepted nonces are remembered: the platform cache, shared by every replica. */
   nonces: Cache;
+  /**
+   * The requests (method, path) of this service whose body the gateway streams unhashed: their
+   * set must carry UNSIGNED_PAYLOAD and the body is left to the route. Unset: none.
+   */
+  streamsBody?: ((method: string, path: string) => boolean) | undefined;
 }
 
 /**
@@ -78,15 +84,14 @@ async function verifiedContext(
 ): Promise<GatewayContext | null> {
   delete request.raw.headers['x-forwarded-for'];
   if (!hasGatewayHeaders(request.raw.headers)) return null;
-  const body = await readBody(request);
+  const path = signedUrlOf(request.url);
+  // A streamed route's body is not read here (it may be far beyond the body limit); the set
+  // must say so, and only a route this service declares streamed takes such a set.
+  const streamed = options.streamsBody?.(request.method, path.split('?')[0]!) ?? false;
+  const bodySha256 = streamed ? UNSIGNED_PAYLOAD : bodyDigest(await readBody(request));
   const context = gatewayContextFromHeaders(
     request.raw.headers,
-    {
-      requestId: request.id,
-      method: request.method,
-      path: signedUrlOf(request.url),
-      bodySha256: bodyDigest(body),
-    },
+    { requestId: request.id, method: request.method, path, bodySha256 },
     options.signingSecret,
   );
   if (!context) return null;

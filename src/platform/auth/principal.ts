@@ -62,9 +62,20 @@ export interface SignedTarget {
   method: string;
   /** `signedUrlOf` the URL the service receives: normalised path and the query as sent. */
   path: string;
-  /** `bodyDigest` of the body bytes as forwarded (of no bytes when there is no body). */
+  /**
+   * `bodyDigest` of the body bytes as forwarded (of no bytes when there is no body), or
+   * UNSIGNED_PAYLOAD for a streamed body.
+   */
   bodySha256: string;
 }
+
+/**
+ * What a signed set carries instead of a body digest when the gateway streams the body (an
+ * upload): it says so explicitly, so the signature still states what it covers, and a service
+ * accepts it only for the requests it declared streamed; everywhere else the digest it computes
+ * never equals this marker, and verification fails.
+ */
+export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 
 /** SHA-256 of a request body, hex: what a signature binds the body with. */
 export function bodyDigest(body: Uint8Array): string {

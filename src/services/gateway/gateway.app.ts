@@ -11,6 +11,7 @@ import {
   bodyDigest,
   signedGatewayHeaders,
   stripAuthHeaders,
+  UNSIGNED_PAYLOAD,
 } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
@@ -82,7 +83,10 @@ export async function buildGatewayApp(
   app.decorateRequest('forwardedBody', null);
   app.decorateRequest('answeredUpstream', false);
   registerSecurityHeaders(app);
-  enforceBodyLimit(app);
+  enforceBodyLimit(app, (request) => {
+    const streamed = streamedRouteOf(options.routes, request.method, request.url);
+    return streamed?.bodyLimit?.(settings) ?? BODY_LIMIT_BYTES;
+  });
   const rateLimited = options.metrics?.counter(
     'gateway_rate_limited_total',
     'Requests refused by the rate limiter',
@@ -165,7 +169,10 @@ export async function buildGatewayApp(
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest) => {
         const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
-        const body = await readForwardedBody(request);
+        // A streamed upload goes on as it arrives (counted against the route's limit); the
+        // signature says its body is not covered. Every other body is read whole and hashed.
+        const streamed = streamedRouteOf([route], request.method, request.url) !== undefined;
+        const body = streamed ? null : await readForwardedBody(request);
         // Public routes get a signed set too: it carries the client address the services use.
         request.gatewayAuthHeaders = signedGatewayHeaders(
           { principal, clientIp: request.ip },
@@ -173,7 +180,7 @@ export async function buildGatewayApp(
             requestId: request.id,
             method: request.method,
             path: signedUrlOf(upstreamUrl(route, request.url)),
-            bodySha256: bodyDigest(body),
+            bodySha256: body ? bodyDigest(body) : UNSIGNED_PAYLOAD,
           },
           settings.gateway.signingSecret,
         );
@@ -196,7 +203,7 @@ export async function buildGatewayApp(
             // The body goes out whole, so with its exact length (never chunked).
             ...(request.forwardedBody
               ? { 'content-length': String(request.forwardedBody.length) }
-              : {}),
+              : streamedLength(request)),
             'x-request-id': request.id,
             // The services see the client address the gateway established, never a client's claim.
             'x-forwarded-for': request.ip,
@@ -238,6 +245,32 @@ async function readForwardedBody(request: FastifyRequest): Promise<Buffer> {
   return body;
 }
 
+/** The route that streams this request's body, if any (path as the service receives it). */
+function streamedRouteOf(
+  routes: readonly GatewayRoute[],
+  method: string,
+  url: string,
+): GatewayRoute | undefined {
+  return routes.find((route) => {
+    if (!route.streamsBody || !isUnder(route.prefix, url)) return false;
+    return route.streamsBody(method, signedUrlOf(upstreamUrl(route, url)).split('?')[0]!);
+  });
+}
+
+const isUnder = (prefix: string, url: string) =>
+  url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+
+/** A streamed body keeps the length the client declared (the service checks quota with it). */
+function streamedLength(request: {
+  headers: FastifyRequest['headers'];
+  body: unknown;
+}): Record<string, string> {
+  const length = request.headers['content-length'];
+  return typeof length === 'string' && request.body instanceof Readable
+    ? { 'content-length': length }
+    : {};
+}
+
 /** The URL the proxy sends upstream: the route's prefix replaced by its rewrite. */
 function upstreamUrl(route: GatewayRoute, url: string): string {
   if (!route.rewritePrefix || !url.startsWith(route.prefix)) return url;
@@ -251,10 +284,10 @@ function upstreamUrl(route: GatewayRoute, url: string): string {
  * handler then reads and drops the rest of the body (up to a bound) so the client can read the
  * 413 instead of seeing its upload reset.
  */
-function enforceBodyLimit(app: HttpApp) {
+function enforceBodyLimit(app: HttpApp, limitOf: (request: FastifyRequest) => number) {
   app.addHook('onRequest', async (request, reply) => {
     const length = Number(request.headers['content-length'] ?? 0);
-    if (length > BODY_LIMIT_BYTES) {
+    if (length > limitOf(request)) {
       // More than the handler would read and drop: the connection cannot be reused.
       if (length > DISCARD_LIMIT_BYTES) reply.header('connection', 'close');
       throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
@@ -265,12 +298,13 @@ function enforceBodyLimit(app: HttpApp) {
       request.headers['transfer-encoding'] !== undefined ||
       Number(request.headers['content-length'] ?? 0) > 0;
     if (!hasBody) return payload;
+    const limit = limitOf(request);
     let seen = 0;
     return payload.pipe(
       new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           seen += chunk.length;
-          if (seen > BODY_LIMIT_BYTES) {
+          if (seen > limit) {
             callback(new AppError(ERROR_CODES.BODY_TOO_LARGE));
             return;
           }

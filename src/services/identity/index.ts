@@ -60,3 +60,20 @@ export function seedIdentityData(
 ): Promise<void> {
   return seedIdentity(database.db.withTables<IdentityTables>(), options, logger);
 }
+
+/**
+ * A tenant's storage quota in MiB (`storage_quota_mb`; 0, or no such tenant, means unlimited):
+ * what the files service's `quotaOf` port is fitted with. Read fresh on every call, so a change
+ * an administrator makes applies to the next upload.
+ */
+export function identityStorageQuota(kernel: Kernel) {
+  const db = kernel.database.db.withTables<IdentityTables>();
+  return async (tenantId: number): Promise<number> => {
+    const row = await db
+      .selectFrom('iam_tenants')
+      .select('storage_quota_mb')
+      .where('id', '=', tenantId)
+      .executeTakeFirst();
+    return Number(row?.storage_quota_mb ?? 0);
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The files service's public face. Needs `FilesPorts` (the tenant's quota from identity; whether
+ * BPM holds a file). Serves: upload, list, signed links, delete, and the signed downloads at
+ * `/uploads`; readiness at `/health/ready`, metrics. No jobs. Provides nothing to others yet.
+ */
+import type { ServiceModule } from '../../platform/module.js';
+import { always } from '../../platform/module.js';
+import { buildFilesApp, streamsBody } from './files.app.js';
+import { FILES_PERMISSIONS } from './files.permissions.js';
+import type { FilesPorts } from './files.ports.js';
+
+export type { FilesPorts } from './files.ports.js';
+
+/** Multipart framing around the one file: headers, boundaries (generous; the file cap is exact). */
+const FRAMING_ALLOWANCE = 64 * 1024;
+
+export const filesModule: ServiceModule<FilesPorts, 'files'> = {
+  name: 'files',
+  permissions: FILES_PERMISSIONS,
+  defaultPort: 8105,
+  routes: [
+    {
+      prefix: '/api/v1/files',
+      streamsBody,
+      bodyLimit: (settings) => settings.uploads.maxSize + FRAMING_ALLOWANCE,
+    },
+    // The signature in the link is the credential: no bearer token, no forward-auth.
+    { prefix: '/uploads', isPublic: always },
+  ],
+  async create(kernel, ports) {
+    return { app: await buildFilesApp(kernel, ports), jobs: [] };
+  },
+};

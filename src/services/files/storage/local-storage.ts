@@ -1,0 +1,54 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, mkdtemp, rm, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { isStorageKey } from '../url-signer.js';
+import type { FileStorage } from './storage.js';
+
+/**
+ * Files on local disk, one per key, in `<dir>/<first two hex digits>/<key>`. Without a
+ * directory (an in-memory DATA_DIR) a fresh temporary one is used and removed on close.
+ */
+export async function openLocalStorage(dir: string | undefined): Promise<FileStorage> {
+  const temporary = dir === undefined;
+  const root = dir ?? (await mkdtemp(join(tmpdir(), 'approva-uploads-')));
+  await mkdir(root, { recursive: true });
+  const pathOf = (key: string) => {
+    // Defence in depth: keys are ours, but a path is only ever built from the exact format.
+    if (!isStorageKey(key)) throw new Error('not a storage key');
+    return join(root, key.slice(0, 2), key);
+  };
+  return {
+    kind: 'local',
+    async put(key, body) {
+      const path = pathOf(key);
+      await mkdir(join(root, key.slice(0, 2)), { recursive: true });
+      try {
+        // `wx`: a key is written once; a collision fails instead of overwriting.
+        await pipeline(body, createWriteStream(path, { flags: 'wx' }));
+      } catch (err) {
+        await unlink(path).catch(() => undefined);
+        throw err;
+      }
+    },
+    async get(key) {
+      const path = pathOf(key);
+      try {
+        await access(path);
+      } catch {
+        return null;
+      }
+      return createReadStream(path);
+    },
+    async delete(key) {
+      await unlink(pathOf(key)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    },
+    ping: () => access(root),
+    async close() {
+      if (temporary) await rm(root, { recursive: true, force: true });
+    },
+  };
+}
