@@ -148,6 +148,32 @@ describe('limits', () => {
     expect(list.total).toBe(1);
   });
 
+  it('takes the quota of the tenant\u2019s package over the tenant\u2019s own', async () => {
+    const { tenant, token } = await createTenantWithAdmin(platform, admin);
+    const pkg = dataOf(
+      await platform.call('POST', '/api/v1/packages', {
+        token: admin,
+        body: { name: `files-${tenant.id}`, menu_ids: [], storage_quota_mb: 1 },
+      }),
+    );
+    dataOf(
+      await platform.call('PUT', `/api/v1/tenants/${tenant.id}`, {
+        token: admin,
+        body: { storage_quota_mb: 0, package_id: pkg.id },
+      }),
+    );
+    const over = await upload(platform, token, randomBytes(1024 * 1024 + 10));
+    expect([over.status, over.body.code]).toEqual([409, 40900]);
+    // Off the package, the tenant's own 0 (unlimited) applies again.
+    dataOf(
+      await platform.call('PUT', `/api/v1/tenants/${tenant.id}`, {
+        token: admin,
+        body: { package_id: null },
+      }),
+    );
+    expect((await upload(platform, token, randomBytes(1024 * 1024 + 10))).status).toBe(200);
+  });
+
   it('streams a large upload: the process RSS grows by far less than the file', async () => {
     const size = 64 * 1024 * 1024;
     const big = await startTestPlatform({

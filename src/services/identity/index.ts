@@ -69,11 +69,13 @@ export function seedIdentityData(
 export function identityStorageQuota(kernel: Kernel) {
   const db = kernel.database.db.withTables<IdentityTables>();
   return async (tenantId: number): Promise<number> => {
+    // The tenant's package sets its quota; a tenant without one keeps its own.
     const row = await db
       .selectFrom('iam_tenants')
-      .select('storage_quota_mb')
-      .where('id', '=', tenantId)
+      .leftJoin('iam_packages', 'iam_packages.id', 'iam_tenants.package_id')
+      .select(['iam_tenants.storage_quota_mb as own', 'iam_packages.storage_quota_mb as packaged'])
+      .where('iam_tenants.id', '=', tenantId)
       .executeTakeFirst();
-    return Number(row?.storage_quota_mb ?? 0);
+    return Number(row?.packaged ?? row?.own ?? 0);
   };
 }
