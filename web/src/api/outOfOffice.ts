@@ -3,35 +3,20 @@
  * stand-in, who acts on their behalf; `move_pending` also moves the open ones when it begins.
  */
 import { api, data } from './client';
+import type { paths } from './schema';
 
-export interface OutOfOffice {
-  user_id: number;
-  stand_in_id: number;
-  /** ISO 8601. */
-  from: string;
-  to: string;
-  /** The flows it covers by key; null: every flow. */
-  definition_keys: string[] | null;
-  move_pending: boolean;
-  comment: string | null;
-  /** Now is within from..to. */
-  active: boolean;
-  /** Who set it last (the user, or a platform admin). */
-  updated_by: number;
-  updated_at: string;
-}
+type Operations = paths['/api/v1/bpm/out-of-office'];
 
-export interface OutOfOfficeInput {
-  stand_in_id: number;
-  from: string;
-  to: string;
-  definition_keys?: string[] | null;
-  move_pending?: boolean;
-  comment?: string | null;
-}
-
+/** The absence as the server answers it (the generated contract, not a copy of it). */
+export type OutOfOffice = NonNullable<
+  Operations['get']['responses'][200]['content']['application/json']['data']
+>;
+export type OutOfOfficeInput = NonNullable<
+  Operations['put']['requestBody']
+>['content']['application/json'];
 /** The saved absence, and how many open tasks went to the stand-in on saving. */
-export type SavedOutOfOffice = OutOfOffice & { moved: number };
+export type SavedOutOfOffice =
+  Operations['put']['responses'][200]['content']['application/json']['data'];
 
 export const outOfOfficeKey = ['bpm', 'out-of-office'] as const;
 const PATH = '/api/v1/bpm/out-of-office' as const;
