@@ -11,7 +11,7 @@ import {
   type User,
 } from './api';
 import { audit } from './axe';
-import { pickPerson, signedIn, type Person } from './session';
+import { choose as chooseIn, pickPerson, signedIn, type Person } from './session';
 
 /**
  * Approvals that follow people: an approver sets out of office in the profile and their open
@@ -20,20 +20,10 @@ import { pickPerson, signedIn, type Person } from './session';
  */
 test.describe.configure({ mode: 'serial' });
 
-/**
- * Picks an option of the select labelled `label`: the one on screen (a list closed just before
- * may still be fading out with an option of the same name, so visibility is asked of the
- * option itself, again on every retry).
- */
+/** Picks an option of the select labelled `label` (the whole label, after a required mark). */
 async function choose(page: Page, label: string, option: string) {
-  // The whole label, after the mark of a required field.
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  await page.getByRole('combobox', { name: new RegExp(`^(\\* )?${escaped}$`) }).click();
-  await page
-    .locator('.ant-select-dropdown .ant-select-item-option:visible')
-    .and(page.getByTitle(option, { exact: true }))
-    .last()
-    .click();
+  await chooseIn(page, new RegExp(`^(\\* )?${escaped}$`), option);
 }
 
 const admin: Person = { username: 'admin', password: 'admin123' };

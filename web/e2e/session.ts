@@ -17,10 +17,25 @@ export async function signedIn(browser: Browser, person: Person, path = '/todo')
   return page;
 }
 
-/** Picks an option of an antd Select by typing and choosing the matching entry. */
+/**
+ * Picks `option` in the antd Select whose combobox is named `label`, and waits until the select
+ * shows it. The option is looked for in this select's own list (found through the id the
+ * combobox gives it), never in another select's list that may still be fading out; a click lost
+ * while the list moves or closes is tried again, opening the list again only when it is shut.
+ */
 export async function choose(page: Page, label: string | RegExp, option: string | RegExp) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option).first().click();
+  const box = page.getByRole('combobox', { name: label });
+  const select = page.locator('.ant-select').filter({ has: box });
+  const id = await box.getAttribute('id');
+  const list = page.locator(`.ant-select-dropdown:visible:has([id="${id}_list"])`);
+  await expect(async () => {
+    if (!(await list.isVisible())) await box.click({ timeout: 2000 });
+    await list
+      .getByTitle(option, { exact: typeof option === 'string' })
+      .first()
+      .click({ timeout: 2000 });
+    await expect(select).toContainText(option, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /**
