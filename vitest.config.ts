@@ -29,6 +29,17 @@ export default defineConfig({
         },
       },
       {
+        // The code generator's output checked by the project's own tools in a copy of the
+        // project (a whole type check: slow): `npx vitest run --project codegen`.
+        test: {
+          name: 'codegen',
+          include: ['test/codegen/*.codegen.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // The production layout as separate processes from dist/ on real PostgreSQL, Redis and
         // NATS: `npx vitest run --project topology` with DATABASE_URL, REDIS_URL and NATS_URL.
         test: {

@@ -24,11 +24,13 @@ const GATEWAY_PATHS: Document = {
   },
 };
 
-/** Settings with external sign-in on (a GitHub provider unless one is set), for the document. */
-function withExternalLogin(settings: Settings): Settings {
+/** Settings with every optional route on (external sign-in with a GitHub provider unless one is set, the code generator's write), for the document. */
+function documentedSettings(settings: Settings): Settings {
   const external = settings.externalLogin;
   return {
     ...settings,
+    // Likewise the code generator's write route, which exists only where it is turned on.
+    codegen: { ...settings.codegen, writeEnabled: true },
     externalLogin: {
       ...external,
       enabled: true,
@@ -54,7 +56,7 @@ export async function buildOpenApiDocument(kernel: Kernel): Promise<Document> {
   const paths: Document = { ...GATEWAY_PATHS };
   const schemas: Document = {};
   // External sign-in routes exist only while it is configured; the document shows them always.
-  const documented: Kernel = { ...kernel, settings: withExternalLogin(kernel.settings) };
+  const documented: Kernel = { ...kernel, settings: documentedSettings(kernel.settings) };
   for (const name of SERVICE_NAMES) {
     const { app } = await buildService(name, documented);
     await app.ready();

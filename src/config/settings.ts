@@ -138,6 +138,9 @@ const envSchema = z.object({
   AUDIT_CHECKPOINT_FILE: optionalText,
   NOTIFY_API_BASE: url,
   NOTIFY_API_TOKEN: optionalText,
+  CODEGEN_WRITE_ENABLED: bool(false),
+  /** The project the code generator writes into; empty: the working directory. */
+  CODEGEN_OUTPUT_DIR: optionalText,
   UPLOAD_STORAGE_TYPE: z.enum(['local', 's3', 'minio']).default('local'),
   S3_ACCESS_KEY: optionalText,
   S3_SECRET_KEY: optionalText,
@@ -296,6 +299,10 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
     metrics: { enabled: env.METRICS_ENABLED, port: env.METRICS_PORT },
     serviceUrls: serviceUrlsOf(source).urls,
     uploads: uploadSettings(env),
+    codegen: {
+      writeEnabled: env.CODEGEN_WRITE_ENABLED,
+      outputDir: env.CODEGEN_OUTPUT_DIR ?? process.cwd(),
+    },
     oidc: {
       /** The public base URL; the issuer is `${issuerBase}/api/v1/oauth2`. Unset: the gateway's own URL. */
       issuerBase: env.OIDC_ISSUER_URL?.replace(/\/+$/, ''),

@@ -759,6 +759,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/codegen/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The files a table description would make, written nowhere */
+        post: operations["postCodegenPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/codegen/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write a new service module into the project (CODEGEN_WRITE_ENABLED=true only) */
+        post: operations["postCodegenWrite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/departments": {
         parameters: {
             query?: never;
@@ -5489,6 +5523,120 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postCodegenPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new service: its folder, module name, URL segment and table prefix */
+                    service: string;
+                    /** @description the entity, singular: customer, purchase_order */
+                    entity: string;
+                    /** @description its plural (default: the entity and an s) */
+                    plural?: string;
+                    columns: {
+                        name: string;
+                        /** @enum {string} */
+                        type: "string" | "text" | "integer" | "number" | "boolean" | "date" | "timestamp";
+                        /** @default false */
+                        required?: boolean;
+                        /** @default false */
+                        searchable?: boolean;
+                        /** @description `string` only; default 255 */
+                        max_length?: number;
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            files: {
+                                path: string;
+                                content: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postCodegenWrite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new service: its folder, module name, URL segment and table prefix */
+                    service: string;
+                    /** @description the entity, singular: customer, purchase_order */
+                    entity: string;
+                    /** @description its plural (default: the entity and an s) */
+                    plural?: string;
+                    columns: {
+                        name: string;
+                        /** @enum {string} */
+                        type: "string" | "text" | "integer" | "number" | "boolean" | "date" | "timestamp";
+                        /** @default false */
+                        required?: boolean;
+                        /** @default false */
+                        searchable?: boolean;
+                        /** @description `string` only; default 255 */
+                        max_length?: number;
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            directory: string;
+                            paths: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
