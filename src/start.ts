@@ -16,14 +16,14 @@ import type { PermissionSpec } from './platform/auth/permissions.js';
 import type { ServiceInstance, ServiceModule } from './platform/module.js';
 import { auditModule } from './services/audit/index.js';
 import { authModule, createBearerVerifier } from './services/auth/index.js';
-import { bpmModule, bpmOpenTasks } from './services/bpm/index.js';
+import { bpmHoldsFile, bpmModule, bpmOpenTasks } from './services/bpm/index.js';
 import {
   buildGatewayApp,
   HttpForwardAuth,
   LocalForwardAuth,
   type GatewayRoute,
 } from './services/gateway/index.js';
-import { filesModule } from './services/files/index.js';
+import { filesModule, filesOfTenant } from './services/files/index.js';
 import { codegenModule } from './services/codegen/index.js';
 import {
   identityDirectory,
@@ -74,13 +74,16 @@ const MODULES = [
     openTasksOf: bpmOpenTasks(kernel),
     permissions: permissionCatalogue(),
   })),
-  wired(bpmModule, (_kernel, p) => ({
+  wired(bpmModule, (kernel, p) => ({
     verifyBearer: p.verifyBearer,
     directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
+    filesOf: filesOfTenant(kernel),
   })),
   wired(auditModule, () => ({})),
-  // BPM does not hold files yet: until it fits `isHeld`, no file is held.
-  wired(filesModule, (kernel) => ({ quotaOf: identityStorageQuota(kernel) })),
+  wired(filesModule, (kernel) => ({
+    quotaOf: identityStorageQuota(kernel),
+    isHeld: bpmHoldsFile(kernel),
+  })),
   wired(codegenModule, () => ({})),
 ] as const;
 

@@ -63,8 +63,15 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
     db,
     notify: { enabled: settings.bpm.notify.enabled },
     directoryOf,
+    filesOf: ports.filesOf,
   });
-  const instances = new InstancesService({ db, runner, directoryOf, audit: kernel.businessAudit });
+  const instances = new InstancesService({
+    db,
+    runner,
+    directoryOf,
+    audit: kernel.businessAudit,
+    filesOf: ports.filesOf,
+  });
   const idempotency = new IdempotencyService({ db });
   registerInstanceRoutes(app, instances, idempotency);
   registerTaskRoutes(

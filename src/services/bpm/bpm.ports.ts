@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BearerVerifier } from '../../platform/auth/guard.js';
-import type { AssigneeDirectory } from './engine/index.js';
+import type { AssigneeDirectory, FileCatalog } from './engine/index.js';
 
 /**
  * What the BPM service needs from elsewhere, declared here so that it imports no other service:
@@ -43,8 +43,29 @@ export interface BpmDirectory extends AssigneeDirectory {
  */
 export type DirectoryOf = <DB>(tenantId: number, on?: Kysely<DB>) => BpmDirectory;
 
+/** An uploaded file as a form's reader sees it, with a fresh signed download link. */
+export interface FileLink {
+  id: number;
+  name: string;
+  size: number;
+  content_type: string;
+  uploaded_by: number;
+  url: string;
+  expires_at: string;
+}
+
+/** One tenant's uploaded files (the files service): `file` fields' checks and links. */
+export interface BpmFiles extends FileCatalog {
+  /** The files among `ids` with fresh signed links, in the order of `ids`. */
+  links(ids: number[]): Promise<FileLink[]>;
+}
+
 export interface BpmPorts {
   /** Checks a bearer token as the auth service does (signature, expiry, session, user). */
   verifyBearer: BearerVerifier;
   directoryOf: DirectoryOf;
+  filesOf: FilesOf;
 }
+
+/** The files of a tenant; `on` is the caller's transaction (as for `DirectoryOf`). */
+export type FilesOf = <DB>(tenantId: number, on?: Kysely<DB>) => BpmFiles;

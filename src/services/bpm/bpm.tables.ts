@@ -23,6 +23,12 @@ export type BpmTables = {
     updated_at: Timestamp;
     published_at: Date | null;
   };
+  /** The files each request's form holds (migration 0028). */
+  bpm_instance_files: {
+    tenant_id: number;
+    instance_id: number;
+    file_id: number;
+  };
   bpm_instances: {
     id: Generated<number>;
     tenant_id: number;

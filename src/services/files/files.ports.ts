@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+
 /**
  * What the files service needs from others, fitted in src/start.ts: never their tables.
  */
@@ -6,7 +8,7 @@ export interface FilesPorts {
   quotaOf(tenantId: number): Promise<number>;
   /**
    * Whether something still holds the file (BPM: a live request that attached it); a held file
-   * is not deleted (409). Unset: nothing holds files.
+   * is not deleted (409). Unset: nothing holds files. `on` is the caller's transaction.
    */
-  isHeld?(tenantId: number, fileId: number): Promise<boolean>;
+  isHeld?<DB>(tenantId: number, fileId: number, on?: Kysely<DB>): Promise<boolean>;
 }

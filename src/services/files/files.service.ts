@@ -8,6 +8,7 @@ import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import type { Page } from '../../platform/http/envelope.js';
 import { sanitizeFileName, storedContentType } from './file-name.js';
 import type { FilesPorts } from './files.ports.js';
+import type { FilesTables } from './files.tables.js';
 import {
   findByKey,
   findFile,
@@ -194,7 +195,7 @@ export class FilesService {
       if (!file || (!mayDeleteOthers && Number(file.uploaded_by) !== principal.userId)) {
         throw new AppError(ERROR_CODES.NOT_FOUND, 'file not found');
       }
-      if (await this.o.ports.isHeld?.(principal.tenantId, id)) {
+      if (await this.o.ports.isHeld?.<FilesTables>(principal.tenantId, id, trx)) {
         throw new AppError(ERROR_CODES.CONFLICT, 'the file is attached to a live request');
       }
       await trx.deleteFrom('files_objects').where('id', '=', id).execute();

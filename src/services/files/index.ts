@@ -1,7 +1,8 @@
 /**
  * The files service's public face. Needs `FilesPorts` (the tenant's quota from identity; whether
- * BPM holds a file). Serves: upload, list, signed links, delete, and the signed downloads at
- * `/uploads`; readiness at `/health/ready`, metrics. No jobs. Provides nothing to others yet.
+ * BPM holds a file). Provides `filesOfTenant` (a tenant's files with fresh signed links, for BPM's
+ * file fields). Serves: upload, list, signed links, delete, and the signed downloads at
+ * `/uploads`; readiness at `/health/ready`, metrics. No jobs.
  */
 import type { ServiceModule } from '../../platform/module.js';
 import { always } from '../../platform/module.js';
@@ -10,6 +11,7 @@ import { FILES_PERMISSIONS } from './files.permissions.js';
 import type { FilesPorts } from './files.ports.js';
 
 export type { FilesPorts } from './files.ports.js';
+export { filesOfTenant, type LinkedFile, type TenantFiles } from './files.catalogue.js';
 
 /** Multipart framing around the one file: headers, boundaries (generous; the file cap is exact). */
 const FRAMING_ALLOWANCE = 64 * 1024;

@@ -2815,6 +2815,19 @@ export interface operations {
                             form: {
                                 [key: string]: unknown;
                             };
+                            /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                            files: {
+                                [key: string]: {
+                                    id: number;
+                                    name: string;
+                                    size: number;
+                                    content_type: string;
+                                    uploaded_by: number;
+                                    /** @description signed download link, relative to the platform address */
+                                    url: string;
+                                    expires_at: string;
+                                }[];
+                            };
                             tasks: {
                                 id: number;
                                 instance_id: number;
@@ -2893,6 +2906,19 @@ export interface operations {
                             initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
+                            };
+                            /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                            files: {
+                                [key: string]: {
+                                    id: number;
+                                    name: string;
+                                    size: number;
+                                    content_type: string;
+                                    uploaded_by: number;
+                                    /** @description signed download link, relative to the platform address */
+                                    url: string;
+                                    expires_at: string;
+                                }[];
                             };
                             tasks: {
                                 id: number;
@@ -2979,6 +3005,19 @@ export interface operations {
                             initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
+                            };
+                            /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                            files: {
+                                [key: string]: {
+                                    id: number;
+                                    name: string;
+                                    size: number;
+                                    content_type: string;
+                                    uploaded_by: number;
+                                    /** @description signed download link, relative to the platform address */
+                                    url: string;
+                                    expires_at: string;
+                                }[];
                             };
                             tasks: {
                                 id: number;
@@ -3094,6 +3133,19 @@ export interface operations {
                             form: {
                                 [key: string]: unknown;
                             };
+                            /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                            files: {
+                                [key: string]: {
+                                    id: number;
+                                    name: string;
+                                    size: number;
+                                    content_type: string;
+                                    uploaded_by: number;
+                                    /** @description signed download link, relative to the platform address */
+                                    url: string;
+                                    expires_at: string;
+                                }[];
+                            };
                             tasks: {
                                 id: number;
                                 instance_id: number;
@@ -3188,6 +3240,19 @@ export interface operations {
                             form: {
                                 [key: string]: unknown;
                             };
+                            /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                            files: {
+                                [key: string]: {
+                                    id: number;
+                                    name: string;
+                                    size: number;
+                                    content_type: string;
+                                    uploaded_by: number;
+                                    /** @description signed download link, relative to the platform address */
+                                    url: string;
+                                    expires_at: string;
+                                }[];
+                            };
                             tasks: {
                                 id: number;
                                 instance_id: number;
@@ -3273,6 +3338,19 @@ export interface operations {
                             initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
+                            };
+                            /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                            files: {
+                                [key: string]: {
+                                    id: number;
+                                    name: string;
+                                    size: number;
+                                    content_type: string;
+                                    uploaded_by: number;
+                                    /** @description signed download link, relative to the platform address */
+                                    url: string;
+                                    expires_at: string;
+                                }[];
                             };
                             tasks: {
                                 id: number;
@@ -3406,6 +3484,19 @@ export interface operations {
                             initiator_name: string | null;
                             form: {
                                 [key: string]: unknown;
+                            };
+                            /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                            files: {
+                                [key: string]: {
+                                    id: number;
+                                    name: string;
+                                    size: number;
+                                    content_type: string;
+                                    uploaded_by: number;
+                                    /** @description signed download link, relative to the platform address */
+                                    url: string;
+                                    expires_at: string;
+                                }[];
                             };
                             tasks: {
                                 id: number;
@@ -4096,6 +4187,19 @@ export interface operations {
                                 form: {
                                     [key: string]: unknown;
                                 };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
+                                };
                                 tasks: {
                                     id: number;
                                     instance_id: number;
@@ -4205,6 +4309,19 @@ export interface operations {
                                 initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
+                                };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
                                 };
                                 tasks: {
                                     id: number;
@@ -4316,6 +4433,19 @@ export interface operations {
                                 form: {
                                     [key: string]: unknown;
                                 };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
+                                };
                                 tasks: {
                                     id: number;
                                     instance_id: number;
@@ -4423,6 +4553,19 @@ export interface operations {
                                 initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
+                                };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
                                 };
                                 tasks: {
                                     id: number;
@@ -4558,6 +4701,19 @@ export interface operations {
                                 form: {
                                     [key: string]: unknown;
                                 };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
+                                };
                                 tasks: {
                                     id: number;
                                     instance_id: number;
@@ -4666,6 +4822,19 @@ export interface operations {
                                 form: {
                                     [key: string]: unknown;
                                 };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
+                                };
                                 tasks: {
                                     id: number;
                                     instance_id: number;
@@ -4773,6 +4942,19 @@ export interface operations {
                                 form: {
                                     [key: string]: unknown;
                                 };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
+                                };
                                 tasks: {
                                     id: number;
                                     instance_id: number;
@@ -4879,6 +5061,19 @@ export interface operations {
                                 initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
+                                };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
                                 };
                                 tasks: {
                                     id: number;
@@ -4989,6 +5184,19 @@ export interface operations {
                                 form: {
                                     [key: string]: unknown;
                                 };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
+                                };
                                 tasks: {
                                     id: number;
                                     instance_id: number;
@@ -5097,6 +5305,19 @@ export interface operations {
                                 form: {
                                     [key: string]: unknown;
                                 };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
+                                };
                                 tasks: {
                                     id: number;
                                     instance_id: number;
@@ -5203,6 +5424,19 @@ export interface operations {
                                 initiator_name: string | null;
                                 form: {
                                     [key: string]: unknown;
+                                };
+                                /** @description the files of the file fields in `form` (those the caller sees), with fresh links */
+                                files: {
+                                    [key: string]: {
+                                        id: number;
+                                        name: string;
+                                        size: number;
+                                        content_type: string;
+                                        uploaded_by: number;
+                                        /** @description signed download link, relative to the platform address */
+                                        url: string;
+                                        expires_at: string;
+                                    }[];
                                 };
                                 tasks: {
                                     id: number;

@@ -2,10 +2,12 @@ import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { notAllowed, type Step } from './action-checks.js';
 import { advance, logEffect, openNodeTasks } from './advance.js';
 import { checkDirectoryFields } from './directory-fields.js';
+import { checkFileFields } from './file-fields.js';
 import { patchForm } from './edits.js';
 import { findNode, firstNodeOfBranch } from './tree.js';
 import type {
   Action,
+  Actor,
   Branch,
   Effect,
   EngineContext,
@@ -37,7 +39,7 @@ export async function resume({ ctx, s, action, actor }: Step<'resume'>) {
   const nodeId = s.suspendReason.node_id;
   const node = findNode(ctx.tree, nodeId);
   if (!node) throw new Error(`suspended at unknown node ${nodeId}`);
-  const repairs = await checkRepairs(ctx, s, node, action);
+  const repairs = await checkRepairs(ctx, s, node, action, actor);
   const effects: Effect[] = [
     logEffect(
       ctx,
@@ -90,6 +92,7 @@ async function checkRepairs(
   s: InstanceState,
   node: FlowNode,
   action: Extract<Action, { type: 'resume' }>,
+  actor: Actor,
 ) {
   const refuse = (field: string, message: string) =>
     AppError.validation([{ field, rule: 'option', message }], message);
@@ -108,12 +111,13 @@ async function checkRepairs(
       });
     }
     patched = patchForm(ctx.schema, s.form, action.formPatch);
-    await checkDirectoryFields(
-      ctx.directory,
-      ctx.schema,
-      patched.form,
-      Object.keys(action.formPatch),
-    );
+    const keys = Object.keys(action.formPatch);
+    await checkDirectoryFields(ctx.directory, ctx.schema, patched.form, keys);
+    await checkFileFields(ctx.files, ctx.schema, patched.form, {
+      actorId: actor.userId,
+      before: s.form,
+      keys,
+    });
     details.form_patch = patched.changes.map((c) => c.field);
   }
   let assignees: number[] | null = null;

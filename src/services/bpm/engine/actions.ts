@@ -27,6 +27,7 @@ import { addSign, reduceSign, settleSignChain } from './actions-sign.js';
 import { cancelAllowed, isSignChainTask, returnPreviousTarget } from './available.js';
 import { timeout } from './actions-timeout.js';
 import { checkDirectoryFields } from './directory-fields.js';
+import { checkFileFields } from './file-fields.js';
 import { applyEdits } from './edits.js';
 import { nextNodeAfter } from './tree.js';
 import type {
@@ -95,7 +96,13 @@ async function approve({ ctx, s, action, actor }: Step<'approve'>) {
   const effects: Effect[] = [];
   if (action.form) {
     const edited = applyEdits(ctx.schema, node, s.form, action.form);
-    await checkDirectoryFields(ctx.directory, ctx.schema, edited.form, Object.keys(action.form));
+    const keys = Object.keys(action.form);
+    await checkDirectoryFields(ctx.directory, ctx.schema, edited.form, keys);
+    await checkFileFields(ctx.files, ctx.schema, edited.form, {
+      actorId: actor.userId,
+      before: s.form,
+      keys,
+    });
     s.form = edited.form;
     if (edited.changes.length > 0) {
       const details = { changes: edited.changes };
@@ -239,7 +246,7 @@ async function resubmit({ ctx, s, action, actor }: Step<'resubmit'>) {
     (t) => t.kind === 'resubmit' && t.status === 'pending' && t.assigneeId === actor.userId,
   );
   if (!task) throw AppError.conflict('nothing to resubmit');
-  const refused = await preflight(ctx, { ...s, form: action.form });
+  const refused = await preflight(ctx, { ...s, form: action.form }, s.form);
   if (refused) throw refused;
   // A closed resubmit task reads `approved`: the initiator completed it.
   finishTask(ctx, task, 'approved', null);

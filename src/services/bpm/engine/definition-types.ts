@@ -5,7 +5,10 @@
 
 // ---------------------------------------------------------------- definitions
 
-/** `user` and `dept`: one id of the tenant's directory (a person, a department). */
+/**
+ * `user` and `dept`: one id of the tenant's directory (a person, a department). `file`: the ids
+ * of files uploaded to the files service (at most `maxCount`, of the `accept`ed types).
+ */
 export type FieldType =
   | 'input'
   | 'textarea'
@@ -16,7 +19,8 @@ export type FieldType =
   | 'date'
   | 'switch'
   | 'user'
-  | 'dept';
+  | 'dept'
+  | 'file';
 
 export interface FormField {
   key: string;
@@ -28,14 +32,22 @@ export interface FormField {
   /** number: bounds; amount: bounds in yuan. */
   min?: number;
   max?: number;
+  /** file: how many files the field holds at most (1 to 20, default 1). */
+  maxCount?: number;
+  /** file: the accepted content types (`application/pdf`, `image/*`); absent: any type. */
+  accept?: string[];
 }
 
 export interface FormSchema {
   fields: FormField[];
 }
 
-/** A validated form snapshot: declared keys only; `amount` values in integer cents. */
-export type FormData = Record<string, string | number | boolean | null>;
+/**
+ * A validated form snapshot: declared keys only; `amount` values in integer cents; a `file`
+ * field's value is its file ids.
+ */
+export type FormValue = string | number | boolean | null | number[];
+export type FormData = Record<string, FormValue>;
 
 export type ConditionOp =
   'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'not_in' | 'contains' | 'empty' | 'not_empty';

@@ -8,6 +8,8 @@ import type {
   ApprovalNode,
   AssigneeDirectory,
   AssigneeRule,
+  FileCatalog,
+  FileFacts,
   BranchNode,
   CcNode,
   DirectoryUser,
@@ -91,14 +93,20 @@ export function testAbsences(absences: Absence[] = []): AbsenceBook {
   return { absenceOf: async (id) => absences.find((a) => a.userId === id) ?? null };
 }
 
+/** A file catalogue holding exactly `files`. */
+export function testFiles(files: FileFacts[] = []): FileCatalog {
+  return { files: async (ids) => files.filter((f) => ids.includes(f.id)) };
+}
+
 export function testContext(
   tree: FlowNode,
   directory: AssigneeDirectory = DEFAULT_DIRECTORY,
   now = NOW,
   absences: AbsenceBook = testAbsences(),
+  files: FileCatalog = testFiles(),
 ): EngineContext {
   let next = 0;
-  return { tree, schema: { fields: [] }, directory, absences, now, newTaskId: () => --next };
+  return { tree, schema: { fields: [] }, directory, files, absences, now, newTaskId: () => --next };
 }
 
 // ---------------------------------------------------------------- tree builders

@@ -1,6 +1,6 @@
 import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import { validateForm } from './form.js';
-import type { ApprovalNode, FieldChange, FormData, FormSchema } from './types.js';
+import type { ApprovalNode, FieldChange, FormData, FormSchema, FormValue } from './types.js';
 
 /**
  * An approver's form edits: only the fields the node lists in `editableFields` (default none)
@@ -53,7 +53,15 @@ export function patchForm(
     const after = Object.hasOwn(checked.form, key) ? (checked.form[key] ?? null) : null;
     if (after === null) delete merged[key];
     else merged[key] = after;
-    if (before !== after) changes.push({ field: key, before, after });
+    if (!sameValue(before, after)) changes.push({ field: key, before, after });
   }
   return { form: merged, changes };
+}
+
+/** Form values compare by value: a `file` field's ids as a list, in order. */
+function sameValue(a: FormValue, b: FormValue): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((id, i) => id === b[i]);
+  }
+  return a === b;
 }

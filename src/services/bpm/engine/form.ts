@@ -13,9 +13,12 @@
  *   Without a `min` an amount may not be negative.
  * - A non-string `date` is a `type` problem; a string that is not a real date is `format`. A
  *   non-string `select`/`radio` value is an `option` problem like any value outside `options`.
+ * - A `file` value is an array of distinct file ids, at most `maxCount` (default 1); an empty
+ *   array is "no value". Whether the files exist, whose they are and their types are the files
+ *   service's to say (file-fields.ts).
  */
 import type { FieldProblem } from '../../../platform/errors.js';
-import type { FieldType, FormData, FormField, FormSchema } from './types.js';
+import type { FieldType, FormData, FormField, FormSchema, FormValue } from './types.js';
 
 export const FIELD_TYPES: readonly FieldType[] = [
   'input',
@@ -28,7 +31,13 @@ export const FIELD_TYPES: readonly FieldType[] = [
   'switch',
   'user',
   'dept',
+  'file',
 ];
+
+/** file: the most files one field may hold, and the default. */
+export const MAX_FILE_COUNT = 20;
+/** file: an accepted type, `type/subtype` or `type/*`, lower case. */
+const ACCEPT_PATTERN = /^[a-z0-9][a-z0-9.+-]{0,62}\/(?:[a-z0-9][a-z0-9.+-]{0,62}|\*)$/;
 
 /** input / textarea: at most this many code points. */
 export const MAX_TEXT_LENGTH = 2000;
@@ -106,7 +115,7 @@ function centsText(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-type Checked = { value: string | number | boolean } | { problem: FieldProblem };
+type Checked = { value: Exclude<FormValue, null> } | { problem: FieldProblem };
 
 function problem(field: FormField, rule: FieldProblem['rule'], message: string): Checked {
   return { problem: { field: field.key, rule, message: `${field.label} ${message}` } };
@@ -187,6 +196,19 @@ function checkValue(field: FormField, value: unknown): Checked {
         return problem(field, 'type', `must be ${what} (a positive integer id)`);
       }
       return { value };
+    case 'file': {
+      const max = field.maxCount ?? 1;
+      if (!Array.isArray(value) || !value.every((id) => Number.isSafeInteger(id) && id > 0)) {
+        return problem(field, 'type', 'must be a list of file ids (positive integers)');
+      }
+      if (value.length > max) {
+        return problem(field, 'range', `holds at most ${max} file${max === 1 ? '' : 's'}`);
+      }
+      if (new Set(value).size !== value.length) {
+        return problem(field, 'format', 'names a file twice');
+      }
+      return { value: [...(value as number[])] };
+    }
     default:
       // Only reachable with a schema that skipped validateFormSchema.
       return problem(field, 'type', 'has an unknown field type');
@@ -206,10 +228,11 @@ export function validateForm(schema: FormSchema, input: unknown): FormValidation
     };
   }
   const problems: FieldProblem[] = [];
-  const entries: [string, string | number | boolean][] = [];
+  const entries: [string, Exclude<FormValue, null>][] = [];
   for (const field of schema.fields) {
     const value = Object.hasOwn(input, field.key) ? input[field.key] : undefined;
-    if (value === undefined || value === null || value === '') {
+    const none = Array.isArray(value) && value.length === 0;
+    if (value === undefined || value === null || value === '' || none) {
       if (field.required === true) {
         problems.push({
           field: field.key,
@@ -255,7 +278,7 @@ export function validateFormSchema(schema: unknown): FieldProblem[] {
       add('', 'type', 'each field must be an object');
       return;
     }
-    const { key, label, type, required, options, min, max } = raw;
+    const { key, label, type, required, options, min, max, maxCount, accept } = raw;
 
     if (key === undefined || key === '') add('key', 'required', 'key is required');
     else if (typeof key !== 'string') add('key', 'type', 'key must be a string');
@@ -295,6 +318,23 @@ export function validateFormSchema(schema: unknown): FieldProblem[] {
       }
     } else if (known && options !== undefined) {
       add('options', 'format', 'options are only allowed on select and radio fields');
+    }
+
+    if (maxCount !== undefined) {
+      if (known && type !== 'file') add('maxCount', 'format', 'maxCount is only for file fields');
+      else if (!Number.isSafeInteger(maxCount) || (maxCount as number) < 1) {
+        add('maxCount', 'type', 'maxCount must be a positive integer');
+      } else if ((maxCount as number) > MAX_FILE_COUNT) {
+        add('maxCount', 'range', `maxCount must be at most ${MAX_FILE_COUNT}`);
+      }
+    }
+    if (accept !== undefined) {
+      if (known && type !== 'file') add('accept', 'format', 'accept is only for file fields');
+      else if (!Array.isArray(accept) || accept.length === 0 || accept.length > 20) {
+        add('accept', 'type', 'accept must be a list of 1 to 20 content types');
+      } else if (!accept.every((a) => typeof a === 'string' && ACCEPT_PATTERN.test(a))) {
+        add('accept', 'format', 'each accepted type is `type/subtype` or `type/*`, lower case');
+      }
     }
 
     const bounded = type === 'number' || type === 'amount';

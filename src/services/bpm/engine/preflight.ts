@@ -1,9 +1,10 @@
 import { AppError, ERROR_CODES, type FieldProblem } from '../../../platform/errors.js';
 import type { StartInit } from './advance.js';
 import { directoryFieldProblems } from './directory-fields.js';
+import { fileFieldProblems } from './file-fields.js';
 import { simulate } from './simulate.js';
 import { allNodes, findNode } from './tree.js';
-import type { EngineContext } from './types.js';
+import type { EngineContext, FormData } from './types.js';
 
 /**
  * Pre-flight at submission (BPM.md): a start or a resubmit first runs the route on the submitted
@@ -18,8 +19,10 @@ import type { EngineContext } from './types.js';
  * is on a form field (the person fixes the form), 40001 otherwise; every problem found at once.
  */
 export async function preflight(
-  ctx: Pick<EngineContext, 'tree' | 'schema' | 'directory'>,
+  ctx: Pick<EngineContext, 'tree' | 'schema' | 'directory' | 'files'>,
   init: StartInit,
+  /** A resubmit's form as it stood: the files already in it need not be the initiator's. */
+  before?: FormData,
 ): Promise<AppError | null> {
   const form: FieldProblem[] = [];
   const selection: FieldProblem[] = [];
@@ -42,6 +45,13 @@ export async function preflight(
 
   // Every person and department the form names exists (whether or not the route reads it).
   form.push(...(await directoryFieldProblems(ctx.directory, ctx.schema, init.form)));
+  // Every file it adds is one the initiator uploaded, of an accepted type.
+  form.push(
+    ...(await fileFieldProblems(ctx.files, ctx.schema, init.form, {
+      actorId: init.initiatorId,
+      ...(before ? { before } : {}),
+    })),
+  );
   const reported = (field: string) => form.some((p) => p.field === field);
 
   const route = await simulate(ctx, init, { pastEmpty: true });

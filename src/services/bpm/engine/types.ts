@@ -32,6 +32,19 @@ export interface AssigneeDirectory {
   leaderOf(deptId: number): Promise<number | null | undefined>;
 }
 
+/** A stored file as the engine needs to know it: what it is and who uploaded it. */
+export interface FileFacts {
+  id: number;
+  contentType: string;
+  uploadedBy: number;
+}
+
+/** The tenant's uploaded files (the files service, through a port). */
+export interface FileCatalog {
+  /** The files among `ids` that exist in the tenant. */
+  files(ids: number[]): Promise<FileFacts[]>;
+}
+
 /** One user's out-of-office period as it holds at `ctx.now` for the instance's definition. */
 export interface Absence {
   userId: number;
@@ -288,6 +301,8 @@ export interface EngineContext {
   tree: FlowNode;
   schema: FormSchema;
   directory: AssigneeDirectory;
+  /** The tenant's uploaded files, for `file` fields. */
+  files: FileCatalog;
   /** Who is out of office now, for this instance's definition. */
   absences: AbsenceBook;
   /** Milliseconds since the epoch; injected so timeouts are testable. */

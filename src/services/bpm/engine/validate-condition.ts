@@ -41,6 +41,8 @@ const OPS_BY_KIND: Record<FieldKind, ConditionOp[]> = {
   date: ORDERED_OPS,
   user: COMMON_OPS,
   dept: COMMON_OPS,
+  // A file field is compared by whether it holds files at all.
+  file: ['empty', 'not_empty'],
   dept_id: COMMON_OPS,
   role_ids: ['in', 'not_in', 'contains', 'empty', 'not_empty'],
 };
@@ -184,5 +186,7 @@ function valueProblem(kind: FieldKind, value: unknown, options: string[]): [Rule
     case 'dept_id':
     case 'role_ids':
       return isPositiveId(value) ? null : ['type', 'must be a positive integer id'];
+    case 'file':
+      return ['type', 'a file field is only compared with empty or not_empty'];
   }
 }

@@ -8,9 +8,12 @@ import {
   type Actor,
   type FlowNode,
   type FormData,
+  type FormSchema,
   type InstanceState,
   type TaskState,
 } from '../engine/index.js';
+import type { BpmFiles, FileLink } from '../bpm.ports.js';
+import { fileIdsOf } from '../runtime/instance-files.repo.js';
 import type { Loaded, Operator } from '../runtime/runner.js';
 import type { InstanceRow, TaskRow } from '../runtime/state.repo.js';
 import type { InstanceDetailView, InstanceItemView, TaskView } from './instances.schema.js';
@@ -118,14 +121,42 @@ const ownPendingTask = (state: InstanceState, actor: Actor) =>
     ? undefined
     : state.tasks.find((t) => t.status === 'pending' && t.assigneeId === actor.userId);
 
+/** Fresh links to the tenant's files, by id (the files service's, through a port). */
+export type FileLinks = Pick<BpmFiles, 'links'>;
+
+/**
+ * The files of the `file` fields in `form` (the viewer's visible form: a field hidden from them
+ * gets no links) with fresh signed links, by field key; a file deleted since is left out.
+ */
+async function fileLinksOf(
+  schema: FormSchema,
+  form: FormData,
+  files: FileLinks,
+): Promise<Record<string, FileLink[]>> {
+  const ids = fileIdsOf(schema, form);
+  if (ids.length === 0) return {};
+  const links = new Map((await files.links(ids)).map((link) => [link.id, link]));
+  return Object.fromEntries(
+    schema.fields
+      .filter((f) => f.type === 'file' && Array.isArray(form[f.key]))
+      .map((f) => [f.key, (form[f.key] as number[]).flatMap((id) => links.get(id) ?? [])]),
+  );
+}
+
 /** The instance detail for `viewer`, from a loaded (or just produced) state. */
-export function instanceDetail(loaded: Loaded, viewer: Viewer): InstanceDetailView {
+export async function instanceDetail(
+  loaded: Loaded,
+  viewer: Viewer,
+  files: FileLinks,
+): Promise<InstanceDetailView> {
   const { instance, state, tree } = loaded;
   const names = new Map(allNodes(tree).map((n) => [n.id, n.name]));
+  const form = visibleForm(tree, state, viewer);
   return {
     ...toInstanceItem(instance),
     initiator_name: viewer.initiatorName,
-    form: visibleForm(tree, state, viewer),
+    form,
+    files: await fileLinksOf(loaded.schema, form, files),
     tasks: state.tasks.map((t) => taskViewOf(t, instance.id, names)),
     current_node_ids: [
       ...new Set(state.tasks.filter((t) => t.status === 'pending').map((t) => t.nodeId)),
@@ -136,8 +167,8 @@ export function instanceDetail(loaded: Loaded, viewer: Viewer): InstanceDetailVi
 }
 
 /** The task detail: the task's fields, its instance and the caller's actions on it. */
-export function taskDetail(loaded: Loaded, viewer: Viewer, taskId: number) {
-  const instance = instanceDetail(loaded, viewer);
+export async function taskDetail(loaded: Loaded, viewer: Viewer, taskId: number, files: FileLinks) {
+  const instance = await instanceDetail(loaded, viewer, files);
   const task = instance.tasks.find((t) => t.id === taskId)!;
   return {
     ...task,

@@ -127,10 +127,24 @@ export const taskView = z.object({
   finished_at: z.string().nullable(),
 });
 
+/** A file of a `file` field, with a fresh signed download link. */
+export const fileLinkView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  content_type: z.string(),
+  uploaded_by: z.number().int(),
+  url: z.string().describe('signed download link, relative to the platform address'),
+  expires_at: z.string(),
+});
+
 export const instanceDetailView = instanceItemView.extend({
   /** The initiator's username, read from the directory; null when the user no longer exists. */
   initiator_name: z.string().nullable(),
   form: z.record(z.string(), z.unknown()),
+  files: z
+    .record(z.string(), z.array(fileLinkView))
+    .describe('the files of the file fields in `form` (those the caller sees), with fresh links'),
   tasks: z.array(taskView),
   current_node_ids: z.array(z.string()),
   path: z.array(z.string()),

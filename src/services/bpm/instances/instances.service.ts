@@ -34,6 +34,7 @@ import {
   LIVE_ANCHOR_CONSTRAINT,
   reachedNodesOf,
 } from '../runtime/state.repo.js';
+import { fileIdsOf, holdFiles } from '../runtime/instance-files.repo.js';
 import { diagramOf } from './diagram.js';
 import {
   actorOf,
@@ -41,6 +42,7 @@ import {
   instanceDetail,
   operatorOf,
   toInstanceItem,
+  type FileLinks,
   type Viewer,
 } from './instance-view.js';
 import { listInstances, timeline, type InstanceSort } from './instances.repo.js';
@@ -53,6 +55,8 @@ export interface InstancesServiceOptions {
   directoryOf: DirectoryOf;
   /** Where changes are recorded (the kernel's business-audit writer). */
   audit: BusinessAuditWriter;
+  /** The files service's files of a tenant (a port): links for `file` fields. */
+  filesOf: (tenantId: number) => FileLinks;
 }
 
 /** What a start needs besides the definition (the user and internal endpoints share it). */
@@ -155,11 +159,11 @@ export class InstancesService {
       selectedAssignees: input.selected_assignees ?? {},
       checkStarter: true,
     });
-    return instanceDetail(started, {
-      actor: actorOf(principal),
-      nodeIds: [],
-      initiatorName: principal.username,
-    });
+    return instanceDetail(
+      started,
+      { actor: actorOf(principal), nodeIds: [], initiatorName: principal.username },
+      this.filesOf(principal),
+    );
   }
 
   /**
@@ -204,6 +208,7 @@ export class InstancesService {
           throw new AppError(ERROR_CODES.DUPLICATE_ANCHOR);
         throw err;
       });
+      await holdFiles(trx, tenantId, instance.id, fileIdsOf(schema, init.form));
       const loaded: Loaded = { instance, state: instanceStateOf(instance, []), tree, schema };
       const ctx = this.o.runner.context(trx, tenantId, definitionOf(loaded));
       const result = await startInstance(ctx, {
@@ -222,7 +227,12 @@ export class InstancesService {
 
   async detail(principal: Principal, id: number): Promise<InstanceDetailView> {
     const { loaded, viewer } = await this.visible(principal, id);
-    return instanceDetail(loaded, viewer);
+    return instanceDetail(loaded, viewer, this.filesOf(principal));
+  }
+
+  /** Links to the caller's tenant's files. */
+  filesOf(principal: Principal): FileLinks {
+    return this.o.filesOf(principal.tenantId);
   }
 
   /**
@@ -325,6 +335,6 @@ export class InstancesService {
           : undefined,
       },
     );
-    return instanceDetail(done!, viewer!);
+    return instanceDetail(done!, viewer!, this.filesOf(principal));
   }
 }

@@ -7,7 +7,10 @@ import { OutboxWorker } from './outbox.worker.js';
 import { TimeoutScanner } from './timeout.scanner.js';
 
 /** The BPM service's background work: the outbox worker and the timeout scanner. */
-export function bpmJobs(kernel: Kernel, ports: Pick<BpmPorts, 'directoryOf'>): JobSpec[] {
+export function bpmJobs(
+  kernel: Kernel,
+  ports: Pick<BpmPorts, 'directoryOf' | 'filesOf'>,
+): JobSpec[] {
   const { settings, logger } = kernel;
   const db = kernel.database.db.withTables<BpmTables>();
   const outbox = new OutboxWorker({
@@ -22,6 +25,7 @@ export function bpmJobs(kernel: Kernel, ports: Pick<BpmPorts, 'directoryOf'>): J
     db,
     notify: settings.bpm.notify,
     directoryOf: ports.directoryOf,
+    filesOf: ports.filesOf,
   });
   const scanner = new TimeoutScanner({
     db,

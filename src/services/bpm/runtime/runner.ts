@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { DirectoryOf } from '../bpm.ports.js';
@@ -5,12 +6,14 @@ import type { BpmDb } from '../bpm.tables.js';
 import type {
   EngineContext,
   EngineResult,
+  FileCatalog,
   FlowNode,
   FormSchema,
   InstanceState,
 } from '../engine/index.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
 import { writeEffects, type NotifyTarget } from './effects.repo.js';
+import { fileIdsOf, holdFiles } from './instance-files.repo.js';
 import {
   findInstance,
   frozenDefinition,
@@ -20,11 +23,18 @@ import {
   type InstanceRow,
 } from './state.repo.js';
 
+const NO_FILES: FileCatalog = { files: async () => [] };
+
 export interface RunnerOptions {
   db: BpmDb;
   notify: NotifyTarget;
   /** Identity's directory of a tenant (a port), read in the command's own transaction. */
   directoryOf: DirectoryOf;
+  /**
+   * The files service's files of a tenant (a port), for `file` fields. Unset (tests of the
+   * runner alone): no file exists, so a form naming one is refused.
+   */
+  filesOf?: <DB>(tenantId: number, on?: Kysely<DB>) => FileCatalog;
   /** Injected clock (default Date.now). */
   now?: () => number;
 }
@@ -97,6 +107,7 @@ export class InstanceRunner {
       tree: definition.tree,
       schema: definition.schema,
       directory: this.o.directoryOf(tenantId, db),
+      files: this.o.filesOf?.(tenantId, db) ?? NO_FILES,
       absences: absenceBook(db, tenantId, definition.key, now),
       now,
       newTaskId: () => --next,
@@ -136,6 +147,10 @@ export class InstanceRunner {
       result.state,
     );
     await writeEffects(trx, row, result.effects, operator, this.o.notify, ids);
+    const held = fileIdsOf(loaded.schema, result.state.form);
+    if (held.join() !== fileIdsOf(loaded.schema, loaded.state.form).join()) {
+      await holdFiles(trx, row.tenant_id, row.id, held);
+    }
     return { ...loaded, instance: row, state: withStoredIds(result.state, ids) };
   }
 

@@ -127,7 +127,7 @@ export class TasksService {
 
   async get(principal: Principal, taskId: number) {
     const { loaded, viewer } = await this.visibleTask(principal, taskId);
-    return taskDetail(loaded, viewer, taskId);
+    return taskDetail(loaded, viewer, taskId, this.o.instances.filesOf(principal));
   }
 
   /**
@@ -195,7 +195,7 @@ export class TasksService {
             : undefined,
       },
     );
-    return taskDetail(done!, viewer!, taskId);
+    return taskDetail(done!, viewer!, taskId, this.o.instances.filesOf(principal));
   }
 
   /** A platform admin moves one open task to another active user. */
