@@ -57,8 +57,16 @@ function wired<Ports, Name extends string>(
 ) {
   return {
     module,
-    build: (kernel: Kernel, providers: Providers) =>
-      module.create(kernel, ports(kernel, providers)),
+    async build(kernel: Kernel, providers: Providers) {
+      const instance = await module.create(kernel, ports(kernel, providers));
+      // The declarations are what the monitor lists: a job built but not declared is a bug.
+      const declared = new Set(module.jobs.map((j) => j.name));
+      const undeclared = instance.jobs.filter((j) => !declared.has(j.name)).map((j) => j.name);
+      if (undeclared.length > 0) {
+        throw new Error(`${module.name} builds undeclared jobs: ${undeclared.join(', ')}`);
+      }
+      return instance;
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import type { HttpApp } from './http/server.js';
-import type { JobSpec } from './jobs/catalogue.js';
+import type { JobDeclaration, JobSpec } from './jobs/catalogue.js';
 import type { PermissionSpec } from './auth/permissions.js';
 import type { Kernel } from './kernel.js';
 
@@ -53,6 +53,11 @@ export interface ServiceModule<Ports = Record<string, never>, Name extends strin
   permissions: readonly PermissionSpec[];
   /** Codes its routes require that another module declares (checked to exist by a test). */
   uses?: readonly string[];
+  /**
+   * Every job `create` may build, declared without building it: the monitor lists them all,
+   * including one that has never reported. A built job it does not declare fails the start.
+   */
+  jobs: readonly JobDeclaration[];
   create(kernel: Kernel, ports: Ports): Promise<ServiceInstance>;
 }
 

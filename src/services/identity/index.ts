@@ -29,6 +29,7 @@ export const identityModule: ServiceModule<IdentityPorts, 'identity'> = {
   name: 'identity',
   permissions: IDENTITY_PERMISSIONS,
   defaultPort: 8102,
+  jobs: [],
   routes: [
     'users',
     'roles',
