@@ -13,6 +13,7 @@ import { startJobs } from './platform/jobs/lifecycle.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import type { PermissionSpec } from './platform/auth/permissions.js';
+import { assertJobsDeclared } from './platform/module.js';
 import type { ServiceInstance, ServiceModule } from './platform/module.js';
 import { auditModule } from './services/audit/index.js';
 import { authModule, createBearerVerifier } from './services/auth/index.js';
@@ -24,9 +25,13 @@ import {
   type GatewayRoute,
 } from './services/gateway/index.js';
 import { filesModule } from './services/files/index.js';
+import { monitorModule, type MonitorPorts } from './services/monitor/index.js';
+import { heartbeatCatalogue } from './platform/jobs/catalogue.js';
+import { loggingInbox, noCertificates } from './temporary-adapters.js';
 import {
   identityDirectory,
   identityModule,
+  identityPlatformAdmins,
   identityStorageQuota,
   seedIdentityData,
   type IdentityDirectory,
@@ -43,11 +48,21 @@ import {
 interface Providers {
   directory: IdentityDirectory;
   verifyBearer: BearerVerifier;
+  /** The services listening in this process, by name (filled in as each one listens). */
+  local: Readonly<Record<string, string>>;
 }
 
-function provide(kernel: Kernel): Providers {
+function provide(kernel: Kernel, local: Readonly<Record<string, string>> = {}): Providers {
   const directory = identityDirectory(kernel);
-  return { directory, verifyBearer: createBearerVerifier(kernel, { users: directory }) };
+  return { directory, verifyBearer: createBearerVerifier(kernel, { users: directory }), local };
+}
+
+/** Where the monitor reaches a service: here, else `<NAME>_SERVICE_URL`, else its default port. */
+function serviceUrlOf(kernel: Kernel, local: Providers['local']): (name: string) => string {
+  return (name) =>
+    local[name] ??
+    kernel.settings.serviceUrls[name] ??
+    `http://127.0.0.1:${SERVICE_PORTS[name as ServiceName]}`;
 }
 
 /** A module with its ports fitted from the providers. */
@@ -58,14 +73,7 @@ function wired<Ports, Name extends string>(
   return {
     module,
     async build(kernel: Kernel, providers: Providers) {
-      const instance = await module.create(kernel, ports(kernel, providers));
-      // The declarations are what the monitor lists: a job built but not declared is a bug.
-      const declared = new Set(module.jobs.map((j) => j.name));
-      const undeclared = instance.jobs.filter((j) => !declared.has(j.name)).map((j) => j.name);
-      if (undeclared.length > 0) {
-        throw new Error(`${module.name} builds undeclared jobs: ${undeclared.join(', ')}`);
-      }
-      return instance;
+      return assertJobsDeclared(module, await module.create(kernel, ports(kernel, providers)));
     },
   };
 }
@@ -88,6 +96,18 @@ const MODULES = [
   wired(auditModule, () => ({})),
   // BPM does not hold files yet: until it fits `isHeld`, no file is held.
   wired(filesModule, (kernel) => ({ quotaOf: identityStorageQuota(kernel) })),
+  wired(monitorModule, (kernel, p): MonitorPorts => ({
+    services: serviceNames(),
+    serviceUrl: serviceUrlOf(kernel, p.local),
+    jobs: heartbeatCatalogue(allJobs(), kernel.settings),
+    knownUsers: async (tenantId, ids) =>
+      (await p.directory.tenant(tenantId).users([...ids])).map((u) => u.id),
+    platformAdmins: identityPlatformAdmins(kernel),
+    // TEMPORARY (src/temporary-adapters.ts): the merge with the system service fits these with
+    // `systemInbox(kernel)` and its certificates.
+    inbox: loggingInbox(kernel),
+    certificates: noCertificates,
+  })),
 ] as const;
 
 export type ServiceName = (typeof MODULES)[number]['module']['name'];
@@ -97,6 +117,8 @@ export function permissionCatalogue(): readonly PermissionSpec[] {
   return MODULES.flatMap((m) => m.module.permissions);
 }
 export const SERVICE_NAMES: readonly ServiceName[] = MODULES.map((m) => m.module.name);
+const serviceNames = (): readonly string[] => SERVICE_NAMES;
+const allJobs = () => SERVICE_MODULES.flatMap((m) => m.jobs);
 /** The modules themselves, in the list's order (their declarations, not their wiring). */
 export const SERVICE_MODULES: readonly Omit<ServiceModule<never>, 'create'>[] = MODULES.map(
   (m) => m.module,
@@ -226,7 +248,7 @@ export async function startProcess(
       closers.push(() => opened.close());
       // openKernel migrated (a no-op after `migrate`); the seed is once per database too.
       await seed(opened.database, settings, logger);
-      const fitted = provide(opened);
+      const fitted = provide(opened, serviceUrls);
       providers = fitted;
       for (const name of plan.services) {
         const service = await moduleOf(name).build(opened, fitted);

@@ -63,3 +63,16 @@ export interface ServiceModule<Ports = Record<string, never>, Name extends strin
 
 /** Every public path of a route: for services that validate their own tokens (BPM). */
 export const always = (): boolean => true;
+
+/** The instance, once every job it built is one its module declares (the monitor lists those). */
+export function assertJobsDeclared(
+  module: Pick<ServiceModule<never>, 'name' | 'jobs'>,
+  instance: ServiceInstance,
+): ServiceInstance {
+  const declared = new Set(module.jobs.map((j) => j.name));
+  const undeclared = instance.jobs.filter((j) => !declared.has(j.name)).map((j) => j.name);
+  if (undeclared.length > 0) {
+    throw new Error(`${module.name} builds undeclared jobs: ${undeclared.join(', ')}`);
+  }
+  return instance;
+}

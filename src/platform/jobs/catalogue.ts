@@ -76,3 +76,23 @@ export function declaredJob(
     enabled: declaration.enabled(settings),
   };
 }
+
+/** A job's heartbeat is reported at least this far apart (lifecycle.ts), and stored with it. */
+export const MIN_HEARTBEAT_PERIOD_MS = 10_000;
+
+/** The period a job's heartbeat is reported at (and stored as its interval). */
+export const heartbeatPeriodMs = (intervalMs: number) =>
+  Math.max(intervalMs, MIN_HEARTBEAT_PERIOD_MS);
+
+/** The declared jobs these settings turn on, each with its heartbeat period in seconds. */
+export function heartbeatCatalogue(
+  declarations: readonly JobDeclaration[],
+  settings: Settings,
+): { name: string; intervalSeconds: number }[] {
+  return declarations
+    .filter((job) => job.enabled(settings))
+    .map((job) => ({
+      name: job.name,
+      intervalSeconds: Math.max(1, Math.round(heartbeatPeriodMs(job.intervalMs(settings)) / 1000)),
+    }));
+}

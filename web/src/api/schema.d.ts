@@ -1378,6 +1378,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitor/jobs/heartbeats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every job’s last heartbeat; stale after twice its interval or when never reported */
+        get: operations["getMonitorJobsHeartbeats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/metrics/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Metric samples in buckets: 1h by minute, 24h by 15 minutes, 7d by 2 hours */
+        get: operations["getMonitorMetricsTrends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each service’s readiness probe, in parallel, 3 s each */
+        get: operations["getMonitorServices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth2/clients": {
         parameters: {
             query?: never;
@@ -7285,6 +7336,134 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: components["schemas"]["MenuNode"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorJobsHeartbeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            name: string;
+                            /** @description null: a declared job that has never reported */
+                            last_run_at: string | null;
+                            interval_seconds: number;
+                            /** @enum {string} */
+                            status: "ok" | "error" | "stale";
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorMetricsTrends: {
+        parameters: {
+            query: {
+                range: "1h" | "24h" | "7d";
+                /** @description one metric only */
+                metric?: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @enum {string} */
+                            range: "1h" | "24h" | "7d";
+                            bucket_seconds: number;
+                            from: string;
+                            to: string;
+                            series: {
+                                metric: string;
+                                /** @description null for a platform-wide metric */
+                                service: string | null;
+                                points: {
+                                    /** @description the bucket’s start */
+                                    at: string;
+                                    avg: number;
+                                    max: number;
+                                    samples: number;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            name: string;
+                            /** @enum {string} */
+                            status: "ready" | "down";
+                            latency_ms: number;
+                            checked_at: string;
+                            /** @description why it is down */
+                            error?: string;
+                        }[];
                     };
                 };
             };
