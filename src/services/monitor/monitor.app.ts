@@ -5,6 +5,9 @@ import { registerReadiness } from '../../platform/http/health.js';
 import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
+import { AlertEvaluator } from './alerts/alert-evaluator.js';
+import { registerAlertRoutes } from './alerts/alerts.routes.js';
+import { AlertRulesService } from './alerts/rules.service.js';
 import { MetricSampler } from './metrics/sampler.js';
 import { monitorJobs } from './monitor.jobs.js';
 import type { MonitorPorts } from './monitor.ports.js';
@@ -13,7 +16,7 @@ import type { MonitorTables } from './monitor.tables.js';
 
 /**
  * The monitor service: health probes of every service, the jobs' heartbeats, the metric sampler
- * and its trends.
+ * and its trends, alert rules evaluated after each sampler round, certificate expiry alerts.
  */
 export async function buildMonitorApp(
   kernel: Kernel,
@@ -36,6 +39,13 @@ export async function buildMonitorApp(
   });
   const now = () => new Date();
   registerMonitorRoutes(app, { db, ports, now });
+  const rules = new AlertRulesService({ db, audit: kernel.businessAudit, ports, now });
+  registerAlertRoutes(app, db, rules);
+  const evaluator = new AlertEvaluator({
+    db,
+    ports,
+    logger: logger.child({ job: 'monitor.metric_sampler' }),
+  });
   const sampler = new MetricSampler({
     db,
     pingDatabase: () => sql`SELECT 1`.execute(db),
@@ -47,5 +57,5 @@ export async function buildMonitorApp(
     logger: logger.child({ job: 'monitor.metric_sampler' }),
   });
   app.addHook('onClose', async () => sampler.close());
-  return { app, jobs: monitorJobs(settings, sampler, async () => undefined) };
+  return { app, jobs: monitorJobs(settings, sampler, (at) => evaluator.evaluate(at)) };
 }
