@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetricSampler } from '../../src/services/monitor/metrics/sampler.js';
+import { MONITOR_PERMISSIONS } from '../../src/services/monitor/monitor.permissions.js';
 import type { MonitorTables } from '../../src/services/monitor/monitor.tables.js';
 import { createUserWith } from '../bpm/fixtures.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
@@ -253,6 +254,25 @@ describe('who may monitor', () => {
       ),
     );
     expect(statuses).toEqual([403, 200, 403]);
+  });
+
+  it('guards each route with its code: a platform administrator holding every other is refused', async () => {
+    for (const permission of MONITOR_PERMISSIONS) {
+      const others = MONITOR_PERMISSIONS.map((p) => p.code).filter((c) => c !== permission.code);
+      const user = await platformAdminWith(platform, others);
+      for (const route of permission.routes) {
+        const [method, path] = route.split(' ') as [string, string];
+        const res = await platform.call(method, path.replace(':id', '1'), {
+          token: user.token,
+          ...(method === 'POST' || method === 'PUT' ? { body: {} } : {}),
+        });
+        expect([route, res.status, res.body.message]).toEqual([
+          route,
+          403,
+          `permission ${permission.code} required`,
+        ]);
+      }
+    }
   });
 
   it('refuses an anonymous caller', async () => {
