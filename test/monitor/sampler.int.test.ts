@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
+import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { until } from '../topology/topology.js';
 import { insertSamples } from './monitor-fixtures.js';
 
@@ -8,9 +8,14 @@ import { insertSamples } from './monitor-fixtures.js';
 
 let platform: TestPlatform;
 let admin: string;
+/** The platform's log lines: the temporary inbox adapter logs each notice. */
+const lines: string[] = [];
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ MONITOR_SAMPLE_INTERVAL: '1s' });
+  platform = await startTestPlatform(
+    { MONITOR_SAMPLE_INTERVAL: '1s' },
+    { logs: { write: (line: string) => void lines.push(line) } },
+  );
   admin = await platform.adminToken();
 });
 afterAll(() => platform?.close());
@@ -68,5 +73,53 @@ describe('the metric sampler', () => {
       return res.body.data.find((j: any) => j.name === 'monitor.metric_sampler' && j.last_run_at);
     });
     expect(job).toMatchObject({ status: 'ok', interval_seconds: 10 });
+  });
+
+  it('raises an alert in its rounds, hands the notice to the inbox port once, and resolves it', async () => {
+    const me = (await platform.call('GET', '/api/v1/me', { token: admin })).body.data;
+    const name = uniq('memory');
+    const created = await platform.call('POST', '/api/v1/monitor/alert-rules', {
+      token: admin,
+      body: {
+        name,
+        metric: 'server.memory_percent',
+        operator: 'gt',
+        threshold: -1,
+        duration_seconds: 0,
+        recipient_user_ids: [me.id],
+      },
+    });
+    expect(created.status).toBe(200);
+    const alertOf = async () => {
+      const res = await platform.call(
+        'GET',
+        `/api/v1/monitor/alerts?rule_id=${created.body.data.id}`,
+        { token: admin },
+      );
+      return res.body.data.list[0];
+    };
+    const fired = await until('the rule fires', async () => {
+      const alert = await alertOf();
+      return alert?.notified_at ? alert : undefined;
+    });
+    expect(fired).toMatchObject({ status: 'firing', metric: 'server.memory_percent' });
+    expect(fired.value).toBeGreaterThan(0);
+    await platform.call('PUT', `/api/v1/monitor/alert-rules/${created.body.data.id}`, {
+      token: admin,
+      body: { threshold: 1000 },
+    });
+    const resolved = await until('the rule resolves', async () => {
+      const alert = await alertOf();
+      return alert?.status === 'resolved' ? alert : undefined;
+    });
+    expect(resolved.id).toBe(fired.id);
+    // Several rounds held it firing: one notice, through the (temporary, logging) inbox adapter.
+    const notices = lines.filter((line) => line.includes(`Alert: ${name}`));
+    expect(notices).toHaveLength(1);
+    expect(JSON.parse(notices[0]!)).toMatchObject({
+      category: 'monitor_alert',
+      tenant_id: 1,
+      user_ids: [me.id],
+    });
   });
 });
