@@ -39,6 +39,15 @@ describe('the module list', () => {
     }
   });
 
+  it('declares each job once, under its module’s name (`<service>.<job>`)', () => {
+    const names = SERVICE_MODULES.flatMap((m) => m.jobs.map((j) => j.name));
+    expect(new Set(names).size).toBe(names.length);
+    for (const m of SERVICE_MODULES) {
+      for (const job of m.jobs) expect(job.name.startsWith(`${m.name}.`)).toBe(true);
+    }
+    expect(names).toEqual(expect.arrayContaining(['audit.login_consumer', 'bpm.outbox']));
+  });
+
   it('reads <NAME>_SERVICE_URL for any service and refuses a malformed one', () => {
     const settings = loadSettings({ BPM_SERVICE_URL: 'http://10.0.0.5:8103', NODE_ENV: 'test' });
     expect(settings.serviceUrls).toEqual({ bpm: 'http://10.0.0.5:8103' });

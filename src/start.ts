@@ -1,6 +1,4 @@
-import Fastify from 'fastify';
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
 import type { Settings } from './config/settings.js';
 import type { BearerVerifier } from './platform/auth/guard.js';
 import { OperationLogRecorder } from './platform/audit/operation-log.js';
@@ -8,11 +6,12 @@ import { openOperationLogSink } from './platform/audit/operation-log-writer.js';
 import { openCache } from './platform/cache/cache.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { migrate } from './platform/db/migrator.js';
-import type { HttpApp } from './platform/http/server.js';
+import { listen, startMetricsListener } from './platform/http/listen.js';
 import { startJobs } from './platform/jobs/lifecycle.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import type { PermissionSpec } from './platform/auth/permissions.js';
+import { assertJobsDeclared } from './platform/module.js';
 import type { ServiceInstance, ServiceModule } from './platform/module.js';
 import { auditModule } from './services/audit/index.js';
 import { authModule, createBearerVerifier } from './services/auth/index.js';
@@ -25,9 +24,13 @@ import {
 } from './services/gateway/index.js';
 import { filesModule, filesOfTenant } from './services/files/index.js';
 import { codegenModule } from './services/codegen/index.js';
+import { monitorModule, type MonitorPorts } from './services/monitor/index.js';
+import { heartbeatCatalogue } from './platform/jobs/catalogue.js';
+import { loggingInbox, noCertificates } from './temporary-adapters.js';
 import {
   identityDirectory,
   identityModule,
+  identityPlatformAdmins,
   identityStorageQuota,
   seedIdentityData,
   type IdentityDirectory,
@@ -44,11 +47,21 @@ import {
 interface Providers {
   directory: IdentityDirectory;
   verifyBearer: BearerVerifier;
+  /** The services listening in this process, by name (filled in as each one listens). */
+  local: Readonly<Record<string, string>>;
 }
 
-function provide(kernel: Kernel): Providers {
+function provide(kernel: Kernel, local: Readonly<Record<string, string>> = {}): Providers {
   const directory = identityDirectory(kernel);
-  return { directory, verifyBearer: createBearerVerifier(kernel, { users: directory }) };
+  return { directory, verifyBearer: createBearerVerifier(kernel, { users: directory }), local };
+}
+
+/** Where the monitor reaches a service: here, else `<NAME>_SERVICE_URL`, else its default port. */
+function serviceUrlOf(kernel: Kernel, local: Providers['local']): (name: string) => string {
+  return (name) =>
+    local[name] ??
+    kernel.settings.serviceUrls[name] ??
+    `http://127.0.0.1:${SERVICE_PORTS[name as ServiceName]}`;
 }
 
 /** A module with its ports fitted from the providers. */
@@ -58,8 +71,9 @@ function wired<Ports, Name extends string>(
 ) {
   return {
     module,
-    build: (kernel: Kernel, providers: Providers) =>
-      module.create(kernel, ports(kernel, providers)),
+    async build(kernel: Kernel, providers: Providers) {
+      return assertJobsDeclared(module, await module.create(kernel, ports(kernel, providers)));
+    },
   };
 }
 
@@ -85,6 +99,18 @@ const MODULES = [
     isHeld: bpmHoldsFile(kernel),
   })),
   wired(codegenModule, () => ({})),
+  wired(monitorModule, (kernel, p): MonitorPorts => ({
+    services: serviceNames(),
+    serviceUrl: serviceUrlOf(kernel, p.local),
+    jobs: heartbeatCatalogue(allJobs(), kernel.settings),
+    knownUsers: async (tenantId, ids) =>
+      (await p.directory.tenant(tenantId).users([...ids])).map((u) => u.id),
+    platformAdmins: identityPlatformAdmins(kernel),
+    // TEMPORARY (src/temporary-adapters.ts): the merge with the system service fits these with
+    // `systemInbox(kernel)` and its certificates.
+    inbox: loggingInbox(kernel),
+    certificates: noCertificates,
+  })),
 ] as const;
 
 export type ServiceName = (typeof MODULES)[number]['module']['name'];
@@ -94,6 +120,8 @@ export function permissionCatalogue(): readonly PermissionSpec[] {
   return MODULES.flatMap((m) => m.module.permissions);
 }
 export const SERVICE_NAMES: readonly ServiceName[] = MODULES.map((m) => m.module.name);
+const serviceNames = (): readonly string[] => SERVICE_NAMES;
+const allJobs = () => SERVICE_MODULES.flatMap((m) => m.jobs);
 /** The modules themselves, in the list's order (their declarations, not their wiring). */
 export const SERVICE_MODULES: readonly Omit<ServiceModule<never>, 'create'>[] = MODULES.map(
   (m) => m.module,
@@ -171,25 +199,6 @@ export function onePlan(name: ServiceName | 'gateway'): ProcessPlan {
     : { services: [name], gateway: false };
 }
 
-async function listen(app: HttpApp, host: string, port: number): Promise<string> {
-  await app.listen({ host, port });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${shownHost}:${address.port}`;
-}
-
-/** The gateway's metrics on an internal listener, 127.0.0.1:METRICS_PORT: never routed to clients. */
-async function startMetricsListener(registry: Registry, port: number) {
-  const server = Fastify();
-  server.get('/metrics', async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
-  const url = await listen(server as unknown as HttpApp, '127.0.0.1', port);
-  return { url, close: () => server.close() };
-}
-
 /**
  * Starts the services of `plan` and, when asked, the gateway, in this process. One path for
  * every mode: each service is built from its module, listens, and its job catalogue is started
@@ -223,7 +232,7 @@ export async function startProcess(
       closers.push(() => opened.close());
       // openKernel migrated (a no-op after `migrate`); the seed is once per database too.
       await seed(opened.database, settings, logger);
-      const fitted = provide(opened);
+      const fitted = provide(opened, serviceUrls);
       providers = fitted;
       for (const name of plan.services) {
         const service = await moduleOf(name).build(opened, fitted);

@@ -1,3 +1,4 @@
+import { monitorSettings } from './monitor-settings.js';
 import { uploadSettings } from './upload-settings.js';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
@@ -154,6 +155,7 @@ const envSchema = z.object({
   UPLOAD_MAX_SIZE: int(50 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
   UPLOAD_URL_SIGN_SECRET: optionalText,
   UPLOAD_URL_SIGN_TTL_SECONDS: int(300, 1, 7 * 24 * 3600),
+  MONITOR_SAMPLE_INTERVAL: duration('60s'),
   MAIL_ENABLED: bool(false),
   SMTP_HOST: optionalText,
   SMTP_USER: optionalText,
@@ -303,6 +305,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       writeEnabled: env.CODEGEN_WRITE_ENABLED,
       outputDir: env.CODEGEN_OUTPUT_DIR ?? process.cwd(),
     },
+    monitor: monitorSettings(env),
     oidc: {
       /** The public base URL; the issuer is `${issuerBase}/api/v1/oauth2`. Unset: the gateway's own URL. */
       issuerBase: env.OIDC_ISSUER_URL?.replace(/\/+$/, ''),

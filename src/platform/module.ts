@@ -1,6 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import type { HttpApp } from './http/server.js';
-import type { JobSpec } from './jobs/catalogue.js';
+import type { JobDeclaration, JobSpec } from './jobs/catalogue.js';
 import type { PermissionSpec } from './auth/permissions.js';
 import type { Kernel } from './kernel.js';
 
@@ -53,8 +53,26 @@ export interface ServiceModule<Ports = Record<string, never>, Name extends strin
   permissions: readonly PermissionSpec[];
   /** Codes its routes require that another module declares (checked to exist by a test). */
   uses?: readonly string[];
+  /**
+   * Every job `create` may build, declared without building it: the monitor lists them all,
+   * including one that has never reported. A built job it does not declare fails the start.
+   */
+  jobs: readonly JobDeclaration[];
   create(kernel: Kernel, ports: Ports): Promise<ServiceInstance>;
 }
 
 /** Every public path of a route: for services that validate their own tokens (BPM). */
 export const always = (): boolean => true;
+
+/** The instance, once every job it built is one its module declares (the monitor lists those). */
+export function assertJobsDeclared(
+  module: Pick<ServiceModule<never>, 'name' | 'jobs'>,
+  instance: ServiceInstance,
+): ServiceInstance {
+  const declared = new Set(module.jobs.map((j) => j.name));
+  const undeclared = instance.jobs.filter((j) => !declared.has(j.name)).map((j) => j.name);
+  if (undeclared.length > 0) {
+    throw new Error(`${module.name} builds undeclared jobs: ${undeclared.join(', ')}`);
+  }
+  return instance;
+}

@@ -61,6 +61,15 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ['DELETE', '/api/v1/login-logs/clear'],
   ['GET', '/api/v1/logs/audit'],
   ['GET', '/api/v1/logs/audit/export'],
+  ['GET', '/api/v1/monitor/services'],
+  ['GET', '/api/v1/monitor/jobs/heartbeats'],
+  ['GET', '/api/v1/monitor/metrics/trends'],
+  ['GET', '/api/v1/monitor/alert-rules'],
+  ['POST', '/api/v1/monitor/alert-rules'],
+  ['GET', '/api/v1/monitor/alert-rules/:id'],
+  ['PUT', '/api/v1/monitor/alert-rules/:id'],
+  ['DELETE', '/api/v1/monitor/alert-rules/:id'],
+  ['GET', '/api/v1/monitor/alerts'],
 ];
 
 export const NASTY_TEXT = [
@@ -153,6 +162,13 @@ export const FIELD_NAMES = [
   'to_user_id',
   'to',
   'user_ids',
+  'metric',
+  'service',
+  'operator',
+  'threshold',
+  'duration_seconds',
+  'recipient_user_ids',
+  'enabled',
   '__proto__',
   'constructor',
 ];
@@ -269,6 +285,10 @@ export const QUERY_NAMES = [
   'parent_id',
   'tenant_id',
   'dept_id',
+  'range',
+  'metric',
+  'kind',
+  'rule_id',
 ];
 
 export const query = fc.array(

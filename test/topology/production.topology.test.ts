@@ -21,7 +21,11 @@ import {
 /** Business types (one definition each per tenant) whose callbacks go to the test's receiver. */
 const ORDER = 'topology-order';
 const TIMED = 'topology-timed';
-const FAST_JOBS = { BPM_TIMEOUT_SCAN_INTERVAL: '300ms', BPM_OUTBOX_POLL_INTERVAL: '200ms' };
+const FAST_JOBS = {
+  BPM_TIMEOUT_SCAN_INTERVAL: '300ms',
+  BPM_OUTBOX_POLL_INTERVAL: '200ms',
+  MONITOR_SAMPLE_INTERVAL: '1s',
+};
 const callbacksTo = (url: string) => ({
   BPM_CALLBACK_TOPOLOGY_ORDER: url,
   BPM_CALLBACK_TOPOLOGY_TIMED: url,
@@ -229,6 +233,7 @@ describe.runIf(onRealServers)('production topology: one process per service', ()
       'audit.notify_outbox',
       'bpm.outbox',
       'bpm.timeout_scanner',
+      'monitor.metric_sampler',
     ];
     const names = await until('each job reports a heartbeat', async () => {
       const rows = await query<{ name: string }>(
@@ -239,6 +244,24 @@ describe.runIf(onRealServers)('production topology: one process per service', ()
       return expected.every((n) => got.includes(n)) ? got : undefined;
     });
     expect(names).toEqual(expected);
+  });
+
+  it('probes every service process from the monitor process, and samples their rates', async () => {
+    const res = await topology.call('GET', '/api/v1/monitor/services', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((s: any) => [s.name, s.status])).toEqual(
+      SERVICE_NAMES.map((name) => [name, 'ready']),
+    );
+    const rated = await until('a request rate for every service', async () => {
+      const trends = await topology.call(
+        'GET',
+        '/api/v1/monitor/metrics/trends?range=1h&metric=service.request_rate',
+        { token },
+      );
+      const services = trends.body.data.series.map((s: any) => s.service).sort();
+      return services.length === SERVICE_NAMES.length ? services : undefined;
+    });
+    expect(rated).toEqual([...SERVICE_NAMES].sort());
   });
 
   it('writes nothing but JSON log lines, library notices included', () => {

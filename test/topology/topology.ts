@@ -148,22 +148,25 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     }
     const first = (name: ProcessName) => plan.find((p) => p.name === name)!.port;
     const gatewayPort = await freePort();
+    // Every process gets every service's address, as the README says: the gateway proxies to
+    // them, the monitor probes and scrapes them.
+    const serviceUrls = Object.fromEntries(
+      SERVICE_NAMES.map((name) => [
+        `${name.toUpperCase()}_SERVICE_URL`,
+        `http://127.0.0.1:${first(name)}`,
+      ]),
+    );
     const gatewayEnv = {
       HOST: '127.0.0.1',
       PORT: String(gatewayPort),
       METRICS_PORT: String(await freePort()),
-      ...Object.fromEntries(
-        SERVICE_NAMES.map((name) => [
-          `${name.toUpperCase()}_SERVICE_URL`,
-          `http://127.0.0.1:${first(name)}`,
-        ]),
-      ),
+      ...serviceUrls,
     };
     // All at once: nothing waits for anything; each process must cope with the others racing.
     for (const { name, port } of plan) {
       const started = run(
         ['serve', '--service', name],
-        { ...env, SERVICE_PORT: String(port) },
+        { ...env, ...serviceUrls, SERVICE_PORT: String(port) },
         name,
       );
       processes.push({ ...started, name, port });
@@ -204,7 +207,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
           ['serve', '--service', p.name],
           p.name === 'gateway'
             ? { ...env, ...gatewayEnv }
-            : { ...env, SERVICE_PORT: String(p.port) },
+            : { ...env, ...serviceUrls, SERVICE_PORT: String(p.port) },
           p.name,
         );
         const next = { ...again, name: p.name, port: p.port };

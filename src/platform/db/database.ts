@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   // Each service narrows this with `db.withTables<ItsTables>()`; the kernel knows no tables.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   readonly db: Kysely<{}>;
+  /** The connection pool's use now (PostgreSQL); PGlite has one connection and no pool. */
+  poolUse?(): { open: number; idle: number; waiting: number; max: number };
   /** Runs `fn` on one dedicated connection (session-level locks, multi-statement scripts). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -58,6 +60,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return {
     kind: 'postgres',
     db: new Kysely({ dialect: new PostgresDialect({ pool }) }),
+    poolUse: () => ({
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolSize,
+    }),
     async withSession(fn) {
       const client = await pool.connect();
       try {

@@ -1,14 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { JobSpec } from './catalogue.js';
+import { heartbeatPeriodMs, type JobSpec } from './catalogue.js';
 import { reportHeartbeat } from './heartbeat.js';
 import { every } from './periodic.js';
 
-/**
- * A heartbeat at most this often: a job polling every second would otherwise write one row a
- * second per replica. The interval reported with it is the larger of the two.
- */
-const MIN_HEARTBEAT_PERIOD_MS = 10_000;
+// A heartbeat at most every 10 s (heartbeatPeriodMs): a job polling every second would otherwise
+// write one row a second per replica. The interval reported with it is the larger of the two.
 
 export interface RunningJobs {
   /** The names of the jobs started (enabled ones). */
@@ -46,7 +43,7 @@ export function startJobs(jobs: JobSpec[], o: JobLifecycleOptions): RunningJobs 
   for (const job of jobs) {
     if (!job.enabled) continue;
     names.push(job.name);
-    const periodMs = Math.max(job.intervalMs, MIN_HEARTBEAT_PERIOD_MS);
+    const periodMs = heartbeatPeriodMs(job.intervalMs);
     let lastBeat = -Infinity;
     const beat = async (ok: boolean, message: string | null) => {
       // Errors are reported at once; successes at most once a period.

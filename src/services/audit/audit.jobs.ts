@@ -1,4 +1,4 @@
-import type { JobSpec } from '../../platform/jobs/catalogue.js';
+import { declaredJob, type JobDeclaration, type JobSpec } from '../../platform/jobs/catalogue.js';
 import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { AuditTables } from '../../platform/audit/business-audit.js';
@@ -9,6 +9,37 @@ import { runRetention } from './retention/retention.job.js';
 
 /** How often the running login-event consumer reports its heartbeat. */
 const CONSUMER_HEARTBEAT_MS = 30_000;
+
+const always = () => true;
+
+/** The audit service's jobs, as its module declares them (the monitor lists them all). */
+export const AUDIT_JOBS = {
+  loginConsumer: {
+    name: 'audit.login_consumer',
+    // Paced by the stream (AUDIT_LOGIN_ACK_WAIT, AUDIT_LOGIN_RETRY_BACKOFF); beats every 30 s.
+    intervalSetting: null,
+    intervalMs: () => CONSUMER_HEARTBEAT_MS,
+    enabled: always,
+  },
+  notifyOutbox: {
+    name: 'audit.notify_outbox',
+    intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
+    intervalMs: (s) => s.notify.outbox.pollIntervalMs,
+    enabled: always,
+  },
+  logRetention: {
+    name: 'audit.log_retention',
+    intervalSetting: 'AUDIT_RETENTION_INTERVAL',
+    intervalMs: (s) => s.audit.retentionIntervalMs,
+    enabled: (s) => s.audit.retentionDays > 0,
+  },
+  chainCheckpoint: {
+    name: 'audit.chain_checkpoint',
+    intervalSetting: 'AUDIT_CHECKPOINT_INTERVAL',
+    intervalMs: (s) => s.audit.chain.checkpointIntervalMs,
+    enabled: always,
+  },
+} satisfies Record<string, JobDeclaration>;
 
 /** Delivers audit_notify_outbox (new-device notices) to NOTIFY_API_BASE, as BPM's outbox does. */
 function newDeviceNoticeJob(kernel: Kernel): JobSpec {
@@ -21,13 +52,10 @@ function newDeviceNoticeJob(kernel: Kernel): JobSpec {
     ...notify.outbox,
   });
   return {
+    ...declaredJob(AUDIT_JOBS.notifyOutbox, kernel.settings),
     kind: 'periodic',
-    name: 'audit.notify_outbox',
-    intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
-    intervalMs: notify.outbox.pollIntervalMs,
     // Rows claimed with FOR UPDATE SKIP LOCKED under a lease; completion fenced by lease version.
     replicaSafety: 'row-claims',
-    enabled: true,
     round: async () => void (await delivery.runOnce()),
   };
 }
@@ -48,14 +76,10 @@ export function auditJobs(kernel: Kernel, metrics?: ServiceMetrics): JobSpec[] {
   );
   return [
     {
+      ...declaredJob(AUDIT_JOBS.loginConsumer, kernel.settings),
       kind: 'continuous',
-      name: 'audit.login_consumer',
-      // Paced by the stream (AUDIT_LOGIN_ACK_WAIT, AUDIT_LOGIN_RETRY_BACKOFF); beats every 30 s.
-      intervalSetting: null,
-      intervalMs: CONSUMER_HEARTBEAT_MS,
       // One durable consumer shared by every replica: each event is delivered to one of them.
       replicaSafety: 'shared-consumer',
-      enabled: true,
       start: () =>
         startLoginLogConsumer(kernel, {
           geoOnlineUrl,
@@ -67,12 +91,9 @@ export function auditJobs(kernel: Kernel, metrics?: ServiceMetrics): JobSpec[] {
     },
     newDeviceNoticeJob(kernel),
     {
+      ...declaredJob(AUDIT_JOBS.logRetention, kernel.settings),
       kind: 'periodic',
-      name: 'audit.log_retention',
-      intervalSetting: 'AUDIT_RETENTION_INTERVAL',
-      intervalMs: retentionIntervalMs,
       replicaSafety: 'advisory-lock',
-      enabled: retentionDays > 0,
       // The round writes its own heartbeat, with the rows deleted as its message.
       round: async () => {
         const deleted = await runRetention({
@@ -85,12 +106,9 @@ export function auditJobs(kernel: Kernel, metrics?: ServiceMetrics): JobSpec[] {
       },
     },
     {
+      ...declaredJob(AUDIT_JOBS.chainCheckpoint, kernel.settings),
       kind: 'periodic',
-      name: 'audit.chain_checkpoint',
-      intervalSetting: 'AUDIT_CHECKPOINT_INTERVAL',
-      intervalMs: chain.checkpointIntervalMs,
       replicaSafety: 'advisory-lock',
-      enabled: true,
       // Signs every tenant's chain head; the round writes its own heartbeat.
       round: () =>
         checkpointRound({

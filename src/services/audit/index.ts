@@ -8,12 +8,13 @@
 import { AUDIT_PERMISSIONS } from './audit.permissions.js';
 import type { ServiceModule } from '../../platform/module.js';
 import { buildAuditApp } from './audit.app.js';
-import { auditJobs } from './audit.jobs.js';
+import { AUDIT_JOBS, auditJobs } from './audit.jobs.js';
 
 export const auditModule: ServiceModule<Record<string, never>, 'audit'> = {
   name: 'audit',
   permissions: AUDIT_PERMISSIONS,
   defaultPort: 8104,
+  jobs: Object.values(AUDIT_JOBS),
   routes: ['operation-logs', 'login-logs', 'logs'].map((area) => ({ prefix: `/api/v1/${area}` })),
   async create(kernel) {
     const { app, metrics } = await buildAuditApp(kernel);

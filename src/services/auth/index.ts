@@ -18,6 +18,7 @@ export type { AuthPorts, AuthUser, UserCredentials, UserDirectory } from './auth
 export const authModule: ServiceModule<AuthPorts, 'auth'> = {
   name: 'auth',
   defaultPort: 8101,
+  jobs: [],
   permissions: [],
   uses: AUTH_USES,
   routes: AUTH_ROUTES,

@@ -14,7 +14,7 @@ import { buildBpmApp } from './bpm.app.js';
 import type { BpmPorts } from './bpm.ports.js';
 import { isFileHeld } from './runtime/instance-files.repo.js';
 import type { BpmTables } from './bpm.tables.js';
-import { bpmJobs } from './jobs/bpm.jobs.js';
+import { BPM_JOBS, bpmJobs } from './jobs/bpm.jobs.js';
 import { openTasksOf } from './tasks/tasks.repo.js';
 
 export type { BpmDirectory, BpmPorts, DirectoryOf, UserProfile } from './bpm.ports.js';
@@ -23,6 +23,7 @@ export const bpmModule: ServiceModule<BpmPorts, 'bpm'> = {
   name: 'bpm',
   permissions: BPM_PERMISSIONS,
   defaultPort: 8103,
+  jobs: Object.values(BPM_JOBS),
   // Not behind forward-auth: BPM validates the Bearer JWT itself (its internal endpoints take a
   // token of their own).
   routes: [{ prefix: '/api/v1/bpm', isPublic: always }],

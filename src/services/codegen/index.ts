@@ -12,6 +12,7 @@ export const codegenModule: ServiceModule<Record<string, never>, 'codegen'> = {
   permissions: CODEGEN_PERMISSIONS,
   defaultPort: 8108,
   routes: [{ prefix: '/api/v1/codegen' }],
+  jobs: [],
   async create(kernel) {
     return { app: await buildCodegenApp(kernel), jobs: [] };
   },

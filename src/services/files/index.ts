@@ -20,6 +20,7 @@ export const filesModule: ServiceModule<FilesPorts, 'files'> = {
   name: 'files',
   permissions: FILES_PERMISSIONS,
   defaultPort: 8105,
+  jobs: [],
   routes: [
     {
       prefix: '/api/v1/files',

@@ -29,6 +29,7 @@ export const identityModule: ServiceModule<IdentityPorts, 'identity'> = {
   name: 'identity',
   permissions: IDENTITY_PERMISSIONS,
   defaultPort: 8102,
+  jobs: [],
   routes: [
     'users',
     'roles',
@@ -77,5 +78,32 @@ export function identityStorageQuota(kernel: Kernel) {
       .where('iam_tenants.id', '=', tenantId)
       .executeTakeFirst();
     return Number(row?.packaged ?? row?.own ?? 0);
+  };
+}
+
+/**
+ * The active platform administrators of active tenants, grouped by tenant: what the monitor's
+ * `platformAdmins` port is fitted with (who hears of expiring certificates).
+ */
+export function identityPlatformAdmins(kernel: Kernel) {
+  const db = kernel.database.db.withTables<IdentityTables>();
+  return async (): Promise<{ tenantId: number; userIds: number[] }[]> => {
+    const rows = await db
+      .selectFrom('iam_users')
+      .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
+      .select(['iam_users.id', 'iam_users.tenant_id'])
+      .where('iam_users.is_platform_admin', '=', true)
+      .where('iam_users.status', '=', 'active')
+      .where('iam_tenants.status', '=', 'active')
+      .orderBy('iam_users.tenant_id')
+      .orderBy('iam_users.id')
+      .execute();
+    const byTenant = new Map<number, number[]>();
+    for (const row of rows) {
+      const ids = byTenant.get(row.tenant_id) ?? [];
+      ids.push(row.id);
+      byTenant.set(row.tenant_id, ids);
+    }
+    return [...byTenant].map(([tenantId, userIds]) => ({ tenantId, userIds }));
   };
 }

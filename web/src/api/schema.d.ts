@@ -1412,6 +1412,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitor/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alert rules, newest first */
+        get: operations["getMonitorAlertRules"];
+        put?: never;
+        /** Create an alert rule (recipients: users of the caller’s tenant) */
+        post: operations["postMonitorAlertRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/alert-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert rule */
+        get: operations["getMonitorAlertRulesById"];
+        /** Change an alert rule (partial); disabling it resolves its alert */
+        put: operations["putMonitorAlertRulesById"];
+        post?: never;
+        /** Delete an alert rule; its alerts stay, resolved */
+        delete: operations["deleteMonitorAlertRulesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alerts raised by rules and expiring certificates, newest first */
+        get: operations["getMonitorAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/jobs/heartbeats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every job’s last heartbeat; stale after twice its interval or when never reported */
+        get: operations["getMonitorJobsHeartbeats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/metrics/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Metric samples in buckets: 1h by minute, 24h by 15 minutes, 7d by 2 hours */
+        get: operations["getMonitorMetricsTrends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitor/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each service’s readiness probe, in parallel, 3 s each */
+        get: operations["getMonitorServices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth2/clients": {
         parameters: {
             query?: never;
@@ -7667,6 +7772,454 @@ export interface operations {
                         code: 200;
                         message: string;
                         data: components["schemas"]["MenuNode"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorAlertRules: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 (default 1) */
+                page?: number;
+                /** @description page size (default 10, values above 100 are clamped) */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            list: {
+                                id: number;
+                                name: string;
+                                metric: string;
+                                service: string | null;
+                                /** @enum {string} */
+                                operator: "gt" | "lt";
+                                threshold: number;
+                                duration_seconds: number;
+                                recipient_user_ids: number[];
+                                enabled: boolean;
+                                created_by: number;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            page_size: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postMonitorAlertRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    metric: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate";
+                    /** @description required for service.* metrics, absent for the platform-wide ones */
+                    service?: string | null;
+                    /** @enum {string} */
+                    operator: "gt" | "lt";
+                    threshold: number;
+                    /** @description how long the threshold must hold: from the first breaching sample to the latest */
+                    duration_seconds: number;
+                    /** @description users of the creator’s tenant */
+                    recipient_user_ids: number[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            metric: string;
+                            service: string | null;
+                            /** @enum {string} */
+                            operator: "gt" | "lt";
+                            threshold: number;
+                            duration_seconds: number;
+                            recipient_user_ids: number[];
+                            enabled: boolean;
+                            created_by: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorAlertRulesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            metric: string;
+                            service: string | null;
+                            /** @enum {string} */
+                            operator: "gt" | "lt";
+                            threshold: number;
+                            duration_seconds: number;
+                            recipient_user_ids: number[];
+                            enabled: boolean;
+                            created_by: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putMonitorAlertRulesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    metric?: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate";
+                    /** @description required for service.* metrics, absent for the platform-wide ones */
+                    service?: string | null;
+                    /** @enum {string} */
+                    operator?: "gt" | "lt";
+                    threshold?: number;
+                    /** @description how long the threshold must hold: from the first breaching sample to the latest */
+                    duration_seconds?: number;
+                    /** @description users of the creator’s tenant */
+                    recipient_user_ids?: number[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            metric: string;
+                            service: string | null;
+                            /** @enum {string} */
+                            operator: "gt" | "lt";
+                            threshold: number;
+                            duration_seconds: number;
+                            recipient_user_ids: number[];
+                            enabled: boolean;
+                            created_by: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteMonitorAlertRulesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorAlerts: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 (default 1) */
+                page?: number;
+                /** @description page size (default 10, values above 100 are clamped) */
+                page_size?: number;
+                status?: "firing" | "resolved";
+                kind?: "rule" | "certificate_expiry";
+                rule_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            list: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "rule" | "certificate_expiry";
+                                rule_id: number | null;
+                                certificate_id: number | null;
+                                title: string;
+                                metric: string | null;
+                                service: string | null;
+                                /** @enum {string} */
+                                status: "firing" | "resolved";
+                                /** @description the latest sample; for a certificate, the days left */
+                                value: number | null;
+                                fired_at: string;
+                                resolved_at: string | null;
+                                notified_at: string | null;
+                            }[];
+                            total: number;
+                            page: number;
+                            page_size: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorJobsHeartbeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            name: string;
+                            /** @description null: a declared job that has never reported */
+                            last_run_at: string | null;
+                            interval_seconds: number;
+                            /** @enum {string} */
+                            status: "ok" | "error" | "stale";
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorMetricsTrends: {
+        parameters: {
+            query: {
+                range: "1h" | "24h" | "7d";
+                /** @description one metric only */
+                metric?: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @enum {string} */
+                            range: "1h" | "24h" | "7d";
+                            bucket_seconds: number;
+                            from: string;
+                            to: string;
+                            series: {
+                                metric: string;
+                                /** @description null for a platform-wide metric */
+                                service: string | null;
+                                points: {
+                                    /** @description the bucket’s start */
+                                    at: string;
+                                    avg: number;
+                                    max: number;
+                                    samples: number;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMonitorServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            name: string;
+                            /** @enum {string} */
+                            status: "ready" | "down";
+                            latency_ms: number;
+                            checked_at: string;
+                            /** @description why it is down */
+                            error?: string;
+                        }[];
                     };
                 };
             };

@@ -1,10 +1,30 @@
-import type { JobSpec } from '../../../platform/jobs/catalogue.js';
+import {
+  declaredJob,
+  type JobDeclaration,
+  type JobSpec,
+} from '../../../platform/jobs/catalogue.js';
 import type { Kernel } from '../../../platform/kernel.js';
 import type { BpmPorts } from '../bpm.ports.js';
 import type { BpmTables } from '../bpm.tables.js';
 import { InstanceRunner } from '../runtime/runner.js';
 import { OutboxWorker } from './outbox.worker.js';
 import { TimeoutScanner } from './timeout.scanner.js';
+
+/** The BPM service's jobs, as its module declares them (the monitor lists them all). */
+export const BPM_JOBS = {
+  outbox: {
+    name: 'bpm.outbox',
+    intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
+    intervalMs: (s) => s.bpm.outbox.pollIntervalMs,
+    enabled: () => true,
+  },
+  timeoutScanner: {
+    name: 'bpm.timeout_scanner',
+    intervalSetting: 'BPM_TIMEOUT_SCAN_INTERVAL',
+    intervalMs: (s) => s.bpm.timeoutScanIntervalMs,
+    enabled: () => true,
+  },
+} satisfies Record<string, JobDeclaration>;
 
 /** The BPM service's background work: the outbox worker and the timeout scanner. */
 export function bpmJobs(
@@ -34,23 +54,17 @@ export function bpmJobs(
   });
   return [
     {
+      ...declaredJob(BPM_JOBS.outbox, settings),
       kind: 'periodic',
-      name: 'bpm.outbox',
-      intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
-      intervalMs: settings.bpm.outbox.pollIntervalMs,
       // Rows claimed with FOR UPDATE SKIP LOCKED under a lease; completion fenced by lease version.
       replicaSafety: 'row-claims',
-      enabled: true,
       round: async () => void (await outbox.runOnce()),
     },
     {
+      ...declaredJob(BPM_JOBS.timeoutScanner, settings),
       kind: 'periodic',
-      name: 'bpm.timeout_scanner',
-      intervalSetting: 'BPM_TIMEOUT_SCAN_INTERVAL',
-      intervalMs: settings.bpm.timeoutScanIntervalMs,
       // Each task claimed by a conditional UPDATE inside the instance's transaction.
       replicaSafety: 'row-claims',
-      enabled: true,
       round: async () => void (await scanner.runOnce()),
     },
   ];

@@ -344,6 +344,7 @@ export const ${n.service}Module: ServiceModule<Record<string, never>, '${n.servi
   permissions: ${n.SERVICE}_PERMISSIONS,
   defaultPort: ${at.port},
   routes: [{ prefix: '/api/v1/${n.service}' }],
+  jobs: [],
   async create(kernel) {
     return { app: await build${n.Service}App(kernel), jobs: [] };
   },
