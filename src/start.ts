@@ -24,6 +24,7 @@ import {
   type GatewayRoute,
 } from './services/gateway/index.js';
 import { filesModule } from './services/files/index.js';
+import { systemModule } from './services/system/index.js';
 import {
   identityDirectory,
   identityModule,
@@ -80,6 +81,7 @@ const MODULES = [
   wired(auditModule, () => ({})),
   // BPM does not hold files yet: until it fits `isHeld`, no file is held.
   wired(filesModule, (kernel) => ({ quotaOf: identityStorageQuota(kernel) })),
+  wired(systemModule, () => ({})),
 ] as const;
 
 export type ServiceName = (typeof MODULES)[number]['module']['name'];
@@ -295,6 +297,7 @@ async function startGateway(
     upstreams,
     metrics,
     operationLog: kernel?.operationLog ?? recording?.recorder,
+    errorTexts: kernel?.errorTexts,
     forwardAuth:
       local.auth && providers
         ? new LocalForwardAuth(providers.verifyBearer)

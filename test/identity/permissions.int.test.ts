@@ -96,9 +96,17 @@ describe('permission catalogue', () => {
   });
 
   it('guards each listed route with its code: a user holding every other code is refused', async () => {
-    // Tenant, menu and package routes admit platform administrators only, before the code is checked.
+    // Tenant, menu and package routes, and the system service's platform-wide ones (error texts,
+    // templates, certificates), admit platform administrators only, before the code is checked.
     const platformOnly = (code: string) =>
-      ['system:tenant:', 'system:menu:', 'system:package:'].some((p) => code.startsWith(p));
+      [
+        'system:tenant:',
+        'system:menu:',
+        'system:package:',
+        'system:error-text:',
+        'system:template:',
+        'system:cert:',
+      ].some((p) => code.startsWith(p));
     for (const permission of PERMISSIONS) {
       if (platformOnly(permission.code)) continue;
       const others = PERMISSIONS.map((p) => p.code).filter((c) => c !== permission.code);

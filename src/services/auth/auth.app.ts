@@ -86,6 +86,7 @@ export async function buildAuthApp(
     logger,
     metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
     operationLog: kernel.operationLog,
+    errorTexts: kernel.errorTexts,
     // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
     trustProxy: 1,
   });

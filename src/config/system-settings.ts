@@ -1,0 +1,21 @@
+import type { Env } from './settings.js';
+
+/** The system service's settings (and the error-text refresh every process runs). */
+export function systemSettings(env: Env) {
+  return {
+    /** How old a process's copy of the editable error texts may get (default 30 s). */
+    errorTextRefreshMs: env.ERROR_TEXT_REFRESH_INTERVAL,
+    /**
+     * Encrypts stored private keys (through HKDF): its own setting, else JWT_SECRET; the two
+     * never yield the same key (the HKDF info differs by purpose).
+     */
+    encryptionSecret: env.SYSTEM_ENCRYPTION_KEY ?? env.JWT_SECRET,
+    /** `X-Internal-Token` of `POST /internal/sms/send`; unset: the endpoint answers 503. */
+    internalToken: env.SYSTEM_INTERNAL_TOKEN,
+    sms: {
+      /** The SMS provider's HTTP endpoint (a JSON POST); unset: sending answers 503. */
+      providerUrl: env.SMS_PROVIDER_URL,
+      providerToken: env.SMS_PROVIDER_TOKEN,
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { sql } from 'kysely';
+import { trustGatewayHeaders } from '../../platform/auth/guard.js';
+import { registerReadiness } from '../../platform/http/health.js';
+import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { Kernel } from '../../platform/kernel.js';
+import { createMetrics } from '../../platform/metrics/metrics.js';
+import { registerErrorTextRoutes } from './error-texts/error-texts.routes.js';
+import { ErrorTextsService } from './error-texts/error-texts.service.js';
+import type { SystemPorts } from './system.ports.js';
+import type { SystemTables } from './system.tables.js';
+
+/**
+ * The system service: editable error texts, notices, settings, dictionaries. Its tables are its
+ * own (migration 0026); every change is in the business audit.
+ */
+export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promise<HttpApp> {
+  const { settings, logger, cache } = kernel;
+  const db = kernel.database.db.withTables<SystemTables>();
+  const audit = kernel.businessAudit;
+  const app = await createHttpApp({
+    service: 'system',
+    logger,
+    metrics: settings.metrics.enabled ? createMetrics('system') : undefined,
+    operationLog: kernel.operationLog,
+    errorTexts: kernel.errorTexts,
+    trustProxy: 1,
+  });
+  trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
+  registerReadiness(app, {
+    database: () => sql`SELECT 1`.execute(db),
+    cache: () => cache.ping(),
+  });
+  registerErrorTextRoutes(app, new ErrorTextsService({ db, audit }));
+  return app;
+}

@@ -1,0 +1,26 @@
+import { permissionGuards, type PermissionSpec } from '../../platform/auth/permissions.js';
+
+/**
+ * The permission codes the system service declares. Error texts, templates and certificates are
+ * the platform's: their routes also need a platform administrator. Settings, dictionaries and
+ * notices are the caller's tenant's. Reading the effective notices, a dictionary's items and
+ * one's own inbox needs no code.
+ */
+export const SYSTEM_PERMISSIONS = [
+  {
+    code: 'system:error-text:list',
+    description: 'List the error codes with their default and current texts (platform)',
+    routes: ['GET /api/v1/system/error-texts'],
+  },
+  {
+    code: 'system:error-text:update',
+    description: "Change or restore an error code's text (platform)",
+    routes: ['PUT /api/v1/system/error-texts/:code', 'DELETE /api/v1/system/error-texts/:code'],
+  },
+] as const satisfies readonly PermissionSpec[];
+
+export type SystemPermission = (typeof SYSTEM_PERMISSIONS)[number]['code'];
+
+export const { requirePermission, assertPermission } = permissionGuards(
+  SYSTEM_PERMISSIONS.map((p) => p.code),
+);

@@ -1,0 +1,46 @@
+import type { Generated, Kysely } from 'kysely';
+
+/** The system service's tables (migration 0026); only its code reads them (and the error texts' loader). */
+export type SystemTables = {
+  sys_error_texts: {
+    code: number;
+    message: string;
+    updated_by: number;
+    updated_at: Generated<Date>;
+  };
+  sys_notices: {
+    id: Generated<number>;
+    tenant_id: number;
+    title: string;
+    body: string;
+    level: string;
+    starts_at: Date | null;
+    ends_at: Date | null;
+    published: boolean;
+    created_by: number;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+  sys_settings: {
+    tenant_id: number;
+    key: string;
+    type: string;
+    /** JSON of `type`; written as JSON text. */
+    value: unknown;
+    description: string;
+    updated_by: number;
+    updated_at: Generated<Date>;
+  };
+  sys_dicts: {
+    id: Generated<number>;
+    tenant_id: number;
+    code: string;
+    name: string;
+    /** The ordered items, as JSON text on write. */
+    items: unknown;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+};
+
+export type SystemDb = Kysely<SystemTables>;
