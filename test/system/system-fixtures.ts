@@ -16,6 +16,32 @@ export async function createTenant(platform: TestPlatform, adminToken: string) {
   return { id: res.body.data.id as number, code, token: session.access_token, session };
 }
 
+/** A user of `tenant` holding `permissions` (none: a plain user), signed in there. */
+export async function createUserIn(
+  platform: TestPlatform,
+  tenant: { code: string; token: string },
+  permissions: string[],
+) {
+  let roleIds: number[] = [];
+  if (permissions.length > 0) {
+    const role = await platform.call('POST', '/api/v1/roles', {
+      token: tenant.token,
+      body: { code: uniq('role').toLowerCase(), name: 'Test role', permissions },
+    });
+    expect(role.status).toBe(200);
+    roleIds = [role.body.data.id];
+  }
+  const username = uniq('user');
+  const password = 'Test-Passw0rd!';
+  const user = await platform.call('POST', '/api/v1/users', {
+    token: tenant.token,
+    body: { username, password, role_ids: roleIds },
+  });
+  expect(user.status).toBe(200);
+  const session = await platform.login(username, password, tenant.code);
+  return { id: user.body.data.id as number, token: session.access_token };
+}
+
 /** Polls `probe` until it returns true or `timeoutMs` passes; returns the last verdict. */
 export async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;

@@ -6,6 +6,8 @@ import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
 import { registerErrorTextRoutes } from './error-texts/error-texts.routes.js';
 import { ErrorTextsService } from './error-texts/error-texts.service.js';
+import { registerNoticeRoutes } from './notices/notices.routes.js';
+import { NoticesService } from './notices/notices.service.js';
 import type { SystemPorts } from './system.ports.js';
 import type { SystemTables } from './system.tables.js';
 
@@ -30,6 +32,8 @@ export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promi
     database: () => sql`SELECT 1`.execute(db),
     cache: () => cache.ping(),
   });
+  const now = () => new Date();
   registerErrorTextRoutes(app, new ErrorTextsService({ db, audit }));
+  registerNoticeRoutes(app, new NoticesService({ db, audit, now }));
   return app;
 }

@@ -17,6 +17,26 @@ export const SYSTEM_PERMISSIONS = [
     description: "Change or restore an error code's text (platform)",
     routes: ['PUT /api/v1/system/error-texts/:code', 'DELETE /api/v1/system/error-texts/:code'],
   },
+  {
+    code: 'system:notice:list',
+    description: "List the tenant's notices, published or not",
+    routes: ['GET /api/v1/notices', 'GET /api/v1/notices/:id'],
+  },
+  {
+    code: 'system:notice:create',
+    description: 'Create a notice',
+    routes: ['POST /api/v1/notices'],
+  },
+  {
+    code: 'system:notice:update',
+    description: 'Change, publish or withdraw a notice',
+    routes: ['PUT /api/v1/notices/:id'],
+  },
+  {
+    code: 'system:notice:delete',
+    description: 'Delete a notice',
+    routes: ['DELETE /api/v1/notices/:id'],
+  },
 ] as const satisfies readonly PermissionSpec[];
 
 export type SystemPermission = (typeof SYSTEM_PERMISSIONS)[number]['code'];
