@@ -6,6 +6,10 @@ import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
 import { registerErrorTextRoutes } from './error-texts/error-texts.routes.js';
 import { ErrorTextsService } from './error-texts/error-texts.service.js';
+import { registerDictRoutes } from './dicts/dicts.routes.js';
+import { DictsService } from './dicts/dicts.service.js';
+import { registerSettingRoutes } from './settings/settings.routes.js';
+import { SettingsService } from './settings/settings.service.js';
 import { registerNoticeRoutes } from './notices/notices.routes.js';
 import { NoticesService } from './notices/notices.service.js';
 import type { SystemPorts } from './system.ports.js';
@@ -35,5 +39,7 @@ export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promi
   const now = () => new Date();
   registerErrorTextRoutes(app, new ErrorTextsService({ db, audit }));
   registerNoticeRoutes(app, new NoticesService({ db, audit, now }));
+  registerSettingRoutes(app, new SettingsService({ db, audit }));
+  registerDictRoutes(app, new DictsService({ db, audit }));
   return app;
 }

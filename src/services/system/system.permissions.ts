@@ -37,6 +37,36 @@ export const SYSTEM_PERMISSIONS = [
     description: 'Delete a notice',
     routes: ['DELETE /api/v1/notices/:id'],
   },
+  {
+    code: 'system:setting:list',
+    description: "List the tenant's settings",
+    routes: ['GET /api/v1/system/settings', 'GET /api/v1/system/settings/:key'],
+  },
+  {
+    code: 'system:setting:update',
+    description: 'Set or delete a setting of the tenant',
+    routes: ['PUT /api/v1/system/settings/:key', 'DELETE /api/v1/system/settings/:key'],
+  },
+  {
+    code: 'system:dict:list',
+    description: "List the tenant's dictionaries",
+    routes: ['GET /api/v1/system/dicts', 'GET /api/v1/system/dicts/:id'],
+  },
+  {
+    code: 'system:dict:create',
+    description: 'Create a dictionary',
+    routes: ['POST /api/v1/system/dicts'],
+  },
+  {
+    code: 'system:dict:update',
+    description: 'Change a dictionary and its items',
+    routes: ['PUT /api/v1/system/dicts/:id'],
+  },
+  {
+    code: 'system:dict:delete',
+    description: 'Delete a dictionary',
+    routes: ['DELETE /api/v1/system/dicts/:id'],
+  },
 ] as const satisfies readonly PermissionSpec[];
 
 export type SystemPermission = (typeof SYSTEM_PERMISSIONS)[number]['code'];
