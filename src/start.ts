@@ -24,7 +24,7 @@ import {
   type GatewayRoute,
 } from './services/gateway/index.js';
 import { filesModule } from './services/files/index.js';
-import { systemModule } from './services/system/index.js';
+import { systemInbox, systemModule, systemTemplates } from './services/system/index.js';
 import {
   identityDirectory,
   identityModule,
@@ -69,16 +69,24 @@ function wired<Ports, Name extends string>(
  * OpenAPI document and the production topology test's processes.
  */
 const MODULES = [
-  wired(authModule, (_kernel, p) => ({ users: p.directory })),
+  wired(authModule, (kernel, p) => ({
+    users: p.directory,
+    renderText: systemTemplates(kernel).render,
+  })),
   wired(identityModule, (kernel) => ({
     openTasksOf: bpmOpenTasks(kernel),
     permissions: permissionCatalogue(),
   })),
-  wired(bpmModule, (_kernel, p) => ({
+  wired(bpmModule, (kernel, p) => ({
     verifyBearer: p.verifyBearer,
     directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
+    inbox: systemInbox(kernel),
+    renderText: systemTemplates(kernel).render,
   })),
-  wired(auditModule, () => ({})),
+  wired(auditModule, (kernel) => ({
+    inbox: systemInbox(kernel),
+    renderText: systemTemplates(kernel).render,
+  })),
   // BPM does not hold files yet: until it fits `isHeld`, no file is held.
   wired(filesModule, (kernel) => ({ quotaOf: identityStorageQuota(kernel) })),
   wired(systemModule, () => ({})),

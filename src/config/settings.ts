@@ -181,6 +181,7 @@ const envSchema = z.object({
   SYSTEM_INTERNAL_TOKEN: optionalText,
   SMS_PROVIDER_URL: url,
   SMS_PROVIDER_TOKEN: optionalText,
+  TEMPLATE_LANGUAGE: z.enum(['zh-CN', 'en-US']).default('en-US'),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -10,6 +10,8 @@ export function systemSettings(env: Env) {
      * never yield the same key (the HKDF info differs by purpose).
      */
     encryptionSecret: env.SYSTEM_ENCRYPTION_KEY ?? env.JWT_SECRET,
+    /** The language of the notices and mails the platform sends (its templates'; default en-US). */
+    templateLanguage: env.TEMPLATE_LANGUAGE,
     /** `X-Internal-Token` of `POST /internal/sms/send`; unset: the endpoint answers 503. */
     internalToken: env.SYSTEM_INTERNAL_TOKEN,
     sms: {

@@ -173,6 +173,7 @@ export async function buildAuthApp(
         settings.mail.resetUrl ??
         `${oauth.origin ?? `http://localhost:${settings.http.port}`}/reset-password`,
       setPassword: (userId, hash) => ports.users.setPassword(userId, hash),
+      renderText: ports.renderText,
       revokeSessions: (userId) => auth.revokeUserSessions(userId, 'password_reset'),
     }),
   );

@@ -62,7 +62,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   );
   const runner = new InstanceRunner({
     db,
-    notify: { enabled: settings.bpm.notify.enabled },
+    notify: { enabled: settings.bpm.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf,
   });
   const instances = new InstancesService({ db, runner, directoryOf, audit: kernel.businessAudit });

@@ -10,6 +10,10 @@ import { registerDictRoutes } from './dicts/dicts.routes.js';
 import { DictsService } from './dicts/dicts.service.js';
 import { registerSettingRoutes } from './settings/settings.routes.js';
 import { SettingsService } from './settings/settings.service.js';
+import { registerInboxRoutes } from './inbox/inbox.routes.js';
+import { InboxService } from './inbox/inbox.service.js';
+import { registerTemplateRoutes } from './templates/templates.routes.js';
+import { TemplatesService } from './templates/templates.service.js';
 import { registerNoticeRoutes } from './notices/notices.routes.js';
 import { NoticesService } from './notices/notices.service.js';
 import type { SystemPorts } from './system.ports.js';
@@ -41,5 +45,7 @@ export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promi
   registerNoticeRoutes(app, new NoticesService({ db, audit, now }));
   registerSettingRoutes(app, new SettingsService({ db, audit }));
   registerDictRoutes(app, new DictsService({ db, audit }));
+  registerInboxRoutes(app, new InboxService({ db, now }));
+  registerTemplateRoutes(app, new TemplatesService({ db, audit }));
   return app;
 }

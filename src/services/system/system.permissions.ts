@@ -67,6 +67,19 @@ export const SYSTEM_PERMISSIONS = [
     description: 'Delete a dictionary',
     routes: ['DELETE /api/v1/system/dicts/:id'],
   },
+  {
+    code: 'system:template:list',
+    description: 'List the notification templates (platform)',
+    routes: ['GET /api/v1/system/templates'],
+  },
+  {
+    code: 'system:template:update',
+    description: 'Change or restore a notification template (platform)',
+    routes: [
+      'PUT /api/v1/system/templates/:key/:lang',
+      'DELETE /api/v1/system/templates/:key/:lang',
+    ],
+  },
 ] as const satisfies readonly PermissionSpec[];
 
 export type SystemPermission = (typeof SYSTEM_PERMISSIONS)[number]['code'];

@@ -41,6 +41,25 @@ export type SystemTables = {
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
   };
+  sys_inbox: {
+    id: Generated<number>;
+    tenant_id: number;
+    user_id: number;
+    category: string;
+    title: string;
+    body: string;
+    link: string | null;
+    read_at: Date | null;
+    created_at: Generated<Date>;
+  };
+  sys_templates: {
+    key: string;
+    lang: string;
+    title: string;
+    body: string;
+    updated_by: number;
+    updated_at: Generated<Date>;
+  };
 };
 
 export type SystemDb = Kysely<SystemTables>;

@@ -7,7 +7,10 @@ import { OutboxWorker } from './outbox.worker.js';
 import { TimeoutScanner } from './timeout.scanner.js';
 
 /** The BPM service's background work: the outbox worker and the timeout scanner. */
-export function bpmJobs(kernel: Kernel, ports: Pick<BpmPorts, 'directoryOf'>): JobSpec[] {
+export function bpmJobs(
+  kernel: Kernel,
+  ports: Pick<BpmPorts, 'directoryOf' | 'inbox' | 'renderText'>,
+): JobSpec[] {
   const { settings, logger } = kernel;
   const db = kernel.database.db.withTables<BpmTables>();
   const outbox = new OutboxWorker({
@@ -16,11 +19,13 @@ export function bpmJobs(kernel: Kernel, ports: Pick<BpmPorts, 'directoryOf'>): J
     callbacks: settings.bpm.callbacks,
     callbackToken: settings.bpm.callbackToken,
     notify: settings.bpm.notify,
+    inbox: ports.inbox,
+    renderText: ports.renderText,
     ...settings.bpm.outbox,
   });
   const runner = new InstanceRunner({
     db,
-    notify: settings.bpm.notify,
+    notify: { enabled: settings.bpm.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf: ports.directoryOf,
   });
   const scanner = new TimeoutScanner({
