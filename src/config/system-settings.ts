@@ -1,4 +1,25 @@
+import { isPlaceholderSecret } from './secrets.js';
 import type { Env } from './settings.js';
+
+/** Secrets shorter than this are refused in production. */
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * The system service's production checks: a secret that is set must be long and not a
+ * placeholder (unset is allowed: the key falls back to JWT_SECRET, the SMS entry answers 503).
+ */
+export function systemProductionProblems(env: Env): string[] {
+  const problems: string[] = [];
+  for (const name of ['SYSTEM_ENCRYPTION_KEY', 'SYSTEM_INTERNAL_TOKEN'] as const) {
+    const value = env[name];
+    if (value !== undefined && (value.length < MIN_SECRET_LENGTH || isPlaceholderSecret(value))) {
+      problems.push(
+        `${name} must be at least ${MIN_SECRET_LENGTH} characters and not a placeholder`,
+      );
+    }
+  }
+  return problems;
+}
 
 /** The system service's settings (and the error-text refresh every process runs). */
 export function systemSettings(env: Env) {

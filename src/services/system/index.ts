@@ -1,12 +1,13 @@
 /**
  * The system service's public face. Needs nothing from others. Serves: the editable error
  * texts, notices (and the effective ones every user reads), tenant settings and dictionaries,
- * each user's inbox, the notification templates; readiness at `/health/ready`, metrics. No
+ * each user's inbox, the notification templates, the edge certificates; readiness at `/health/ready`, metrics. No
  * jobs. Provides: `systemInbox` (puts notices in users' inboxes) and `systemTemplates` (the
- * current text of what the platform sends), fitted to other modules' ports in src/start.ts.
+ * current text of what the platform sends), `systemCertificates` (which expire soon), fitted to other modules' ports in src/start.ts.
  */
 import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceModule } from '../../platform/module.js';
+import { certificatesExpiringWithin } from './certificates/certificates.service.js';
 import { deliverToInbox } from './inbox/inbox.service.js';
 import { buildSystemApp } from './system.app.js';
 import { SYSTEM_PERMISSIONS } from './system.permissions.js';
@@ -62,4 +63,17 @@ export function systemTemplates(kernel: Kernel): TemplateRenderer {
   const db = kernel.database.db.withTables<SystemTables>();
   const lang = kernel.settings.system.templateLanguage;
   return { render: (key, params) => renderTemplate(db, key, lang, params) };
+}
+
+export interface CertificateExpiry {
+  /** Certificates whose `not_after` falls within `days` from now, or has passed; soonest first. */
+  expiringWithin(
+    days: number,
+  ): Promise<{ id: number; name: string; subject: string; not_after: string }[]>;
+}
+
+/** The certificates adapter (the monitor warns 30 days ahead). */
+export function systemCertificates(kernel: Kernel): CertificateExpiry {
+  const db = kernel.database.db.withTables<SystemTables>();
+  return { expiringWithin: (days) => certificatesExpiringWithin(db, days) };
 }

@@ -6,6 +6,9 @@ import type { Kernel } from '../../platform/kernel.js';
 import { createMetrics } from '../../platform/metrics/metrics.js';
 import { registerErrorTextRoutes } from './error-texts/error-texts.routes.js';
 import { ErrorTextsService } from './error-texts/error-texts.service.js';
+import { registerCertificateRoutes } from './certificates/certificates.routes.js';
+import { CertificatesService } from './certificates/certificates.service.js';
+import { KeySealer } from './certificates/key-sealing.js';
 import { registerDictRoutes } from './dicts/dicts.routes.js';
 import { DictsService } from './dicts/dicts.service.js';
 import { registerSettingRoutes } from './settings/settings.routes.js';
@@ -47,5 +50,7 @@ export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promi
   registerDictRoutes(app, new DictsService({ db, audit }));
   registerInboxRoutes(app, new InboxService({ db, now }));
   registerTemplateRoutes(app, new TemplatesService({ db, audit }));
+  const sealer = new KeySealer(settings.system.encryptionSecret);
+  registerCertificateRoutes(app, new CertificatesService({ db, audit, sealer }));
   return app;
 }

@@ -80,6 +80,21 @@ export const SYSTEM_PERMISSIONS = [
       'DELETE /api/v1/system/templates/:key/:lang',
     ],
   },
+  {
+    code: 'system:cert:list',
+    description: 'List and read the edge certificates (platform; never a private key)',
+    routes: ['GET /api/v1/system/certificates', 'GET /api/v1/system/certificates/:id'],
+  },
+  {
+    code: 'system:cert:create',
+    description: 'Upload an edge certificate with its private key (platform)',
+    routes: ['POST /api/v1/system/certificates'],
+  },
+  {
+    code: 'system:cert:delete',
+    description: 'Delete an edge certificate (platform)',
+    routes: ['DELETE /api/v1/system/certificates/:id'],
+  },
 ] as const satisfies readonly PermissionSpec[];
 
 export type SystemPermission = (typeof SYSTEM_PERMISSIONS)[number]['code'];

@@ -60,6 +60,24 @@ export type SystemTables = {
     updated_by: number;
     updated_at: Generated<Date>;
   };
+  sys_certificates: {
+    id: Generated<number>;
+    name: string;
+    subject: string;
+    issuer: string;
+    /** The subjectAltName entries (`DNS:a.example`), as JSON text on write. */
+    sans: unknown;
+    serial_number: string;
+    not_before: Date;
+    not_after: Date;
+    fingerprint256: string;
+    certificate_pem: string;
+    chain_pem: string;
+    /** `v1:<iv>:<tag>:<ciphertext>` (base64), AES-256-GCM; never answered. */
+    private_key_encrypted: string;
+    created_by: number;
+    created_at: Generated<Date>;
+  };
 };
 
 export type SystemDb = Kysely<SystemTables>;

@@ -1852,6 +1852,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The edge certificates, soonest to expire first (never a private key) */
+        get: operations["getSystemCertificates"];
+        put?: never;
+        /** Upload a PEM certificate (and chain) with its private key (checked to match) */
+        post: operations["postSystemCertificates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/system/certificates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One certificate with its PEM and chain (never the private key) */
+        get: operations["getSystemCertificatesById"];
+        put?: never;
+        post?: never;
+        /** Delete a certificate and its key */
+        delete: operations["deleteSystemCertificatesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/dicts": {
         parameters: {
             query?: never;
@@ -9505,6 +9541,207 @@ export interface operations {
         };
     };
     deleteSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSystemCertificates: {
+        parameters: {
+            query?: {
+                /** @description page number, from 1 (default 1) */
+                page?: number;
+                /** @description page size (default 10, values above 100 are clamped) */
+                page_size?: number;
+                /** @description part of the name or subject */
+                keyword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            list: {
+                                id: number;
+                                name: string;
+                                subject: string;
+                                issuer: string;
+                                sans: string[];
+                                serial_number: string;
+                                /** Format: date-time */
+                                not_before: string;
+                                /** Format: date-time */
+                                not_after: string;
+                                fingerprint256: string;
+                                chain_length: number;
+                                created_by: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            page_size: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postSystemCertificates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description unique among the certificates */
+                    name: string;
+                    /** @description PEM: the certificate first, then its chain (intermediates), if any */
+                    certificate: string;
+                    /** @description PEM (PKCS#8, PKCS#1 or SEC1); stored encrypted, never answered */
+                    private_key: string;
+                    /** @description when the private key is encrypted */
+                    passphrase?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            subject: string;
+                            issuer: string;
+                            sans: string[];
+                            serial_number: string;
+                            /** Format: date-time */
+                            not_before: string;
+                            /** Format: date-time */
+                            not_after: string;
+                            fingerprint256: string;
+                            chain_length: number;
+                            created_by: number;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSystemCertificatesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            subject: string;
+                            issuer: string;
+                            sans: string[];
+                            serial_number: string;
+                            /** Format: date-time */
+                            not_before: string;
+                            /** Format: date-time */
+                            not_after: string;
+                            fingerprint256: string;
+                            chain_length: number;
+                            created_by: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            certificate_pem: string;
+                            chain_pem: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteSystemCertificatesById: {
         parameters: {
             query?: never;
             header?: never;
