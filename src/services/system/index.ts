@@ -1,9 +1,11 @@
 /**
  * The system service's public face. Needs nothing from others. Serves: the editable error
  * texts, notices (and the effective ones every user reads), tenant settings and dictionaries,
- * each user's inbox, the notification templates, the edge certificates; readiness at `/health/ready`, metrics. No
- * jobs. Provides: `systemInbox` (puts notices in users' inboxes) and `systemTemplates` (the
- * current text of what the platform sends), `systemCertificates` (which expire soon), fitted to other modules' ports in src/start.ts.
+ * each user's inbox, the notification templates, the edge certificates, and (on its own port
+ * only) the in-container SMS entry `POST /internal/sms/send`; readiness at `/health/ready`,
+ * metrics. No jobs. Provides, fitted to other modules' ports in src/start.ts: `systemInbox`
+ * (puts notices in users' inboxes), `systemTemplates` (the current text of what the platform
+ * sends) and `systemCertificates` (which certificates expire soon).
  */
 import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceModule } from '../../platform/module.js';

@@ -9,6 +9,8 @@ import { ErrorTextsService } from './error-texts/error-texts.service.js';
 import { registerCertificateRoutes } from './certificates/certificates.routes.js';
 import { CertificatesService } from './certificates/certificates.service.js';
 import { KeySealer } from './certificates/key-sealing.js';
+import { registerSmsRoutes } from './sms/sms.routes.js';
+import { SmsService } from './sms/sms.service.js';
 import { registerDictRoutes } from './dicts/dicts.routes.js';
 import { DictsService } from './dicts/dicts.service.js';
 import { registerSettingRoutes } from './settings/settings.routes.js';
@@ -23,8 +25,9 @@ import type { SystemPorts } from './system.ports.js';
 import type { SystemTables } from './system.tables.js';
 
 /**
- * The system service: editable error texts, notices, settings, dictionaries. Its tables are its
- * own (migration 0026); every change is in the business audit.
+ * The system service: editable error texts, notices, settings, dictionaries, inboxes,
+ * templates, edge certificates, and the in-container SMS entry. Its tables are its own
+ * (migration 0026); every administrative change is in the business audit.
  */
 export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promise<HttpApp> {
   const { settings, logger, cache } = kernel;
@@ -52,5 +55,10 @@ export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promi
   registerTemplateRoutes(app, new TemplatesService({ db, audit }));
   const sealer = new KeySealer(settings.system.encryptionSecret);
   registerCertificateRoutes(app, new CertificatesService({ db, audit, sealer }));
+  const sms = new SmsService({
+    provider: { url: settings.system.sms.providerUrl, token: settings.system.sms.providerToken },
+    logger: logger.child({ service: 'system' }),
+  });
+  registerSmsRoutes(app, sms, settings.system.internalToken);
   return app;
 }
