@@ -135,6 +135,11 @@ describe('dictionaries', () => {
       const res = await call('POST', '/api/v1/system/dicts', body);
       expect([res.status, res.body.code], JSON.stringify(body).slice(0, 80)).toEqual([400, 40001]);
     }
+    // PostgreSQL cannot store NUL: the platform's 40000, never a 500.
+    const nul = await call('PUT', `/api/v1/system/dicts/${created.id}`, {
+      items: [{ value: 'a\u0000', label: 'A' }],
+    });
+    expect([nul.status, nul.body.code]).toEqual([400, 40000]);
     expect((await call('GET', `/api/v1/system/dicts/${created.id}`)).body.data.items).toEqual(
       created.items,
     );

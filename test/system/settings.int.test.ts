@@ -87,6 +87,12 @@ describe('settings', () => {
       });
       expect([res.status, res.body.code], bad).toEqual([400, 40000]);
     }
+    // PostgreSQL cannot store NUL: the platform's 40000, never a 500.
+    const nul = await call('PUT', `/api/v1/system/settings/${key}`, {
+      type: 'string',
+      value: 'a\u0000b',
+    });
+    expect([nul.status, nul.body.code]).toEqual([400, 40000]);
     // A path parameter over 100 characters is the platform's 414.
     const long = await call('PUT', `/api/v1/system/settings/${'x'.repeat(101)}`, {
       type: 'string',
