@@ -25,8 +25,13 @@ import {
 import { filesModule, filesOfTenant } from './services/files/index.js';
 import { codegenModule } from './services/codegen/index.js';
 import { monitorModule, type MonitorPorts } from './services/monitor/index.js';
+import {
+  systemCertificates,
+  systemInbox,
+  systemModule,
+  systemTemplates,
+} from './services/system/index.js';
 import { heartbeatCatalogue } from './platform/jobs/catalogue.js';
-import { loggingInbox, noCertificates } from './temporary-adapters.js';
 import {
   identityDirectory,
   identityModule,
@@ -83,7 +88,10 @@ function wired<Ports, Name extends string>(
  * OpenAPI document and the production topology test's processes.
  */
 const MODULES = [
-  wired(authModule, (_kernel, p) => ({ users: p.directory })),
+  wired(authModule, (kernel, p) => ({
+    users: p.directory,
+    renderText: systemTemplates(kernel).render,
+  })),
   wired(identityModule, (kernel) => ({
     openTasksOf: bpmOpenTasks(kernel),
     permissions: permissionCatalogue(),
@@ -92,13 +100,18 @@ const MODULES = [
     verifyBearer: p.verifyBearer,
     directoryOf: (tenantId, on) => p.directory.tenant(tenantId, on),
     filesOf: filesOfTenant(kernel),
+    inbox: systemInbox(kernel),
+    renderText: systemTemplates(kernel).render,
   })),
-  wired(auditModule, () => ({})),
+  wired(auditModule, (kernel) => ({
+    inbox: systemInbox(kernel),
+    renderText: systemTemplates(kernel).render,
+  })),
   wired(filesModule, (kernel) => ({
     quotaOf: identityStorageQuota(kernel),
     isHeld: bpmHoldsFile(kernel),
   })),
-  wired(codegenModule, () => ({})),
+  wired(systemModule, () => ({})),
   wired(monitorModule, (kernel, p): MonitorPorts => ({
     services: serviceNames(),
     serviceUrl: serviceUrlOf(kernel, p.local),
@@ -106,11 +119,10 @@ const MODULES = [
     knownUsers: async (tenantId, ids) =>
       (await p.directory.tenant(tenantId).users([...ids])).map((u) => u.id),
     platformAdmins: identityPlatformAdmins(kernel),
-    // TEMPORARY (src/temporary-adapters.ts): the merge with the system service fits these with
-    // `systemInbox(kernel)` and its certificates.
-    inbox: loggingInbox(kernel),
-    certificates: noCertificates,
+    inbox: systemInbox(kernel),
+    certificates: systemCertificates(kernel),
   })),
+  wired(codegenModule, () => ({})),
 ] as const;
 
 export type ServiceName = (typeof MODULES)[number]['module']['name'];
@@ -309,6 +321,7 @@ async function startGateway(
     upstreams,
     metrics,
     operationLog: kernel?.operationLog ?? recording?.recorder,
+    errorTexts: kernel?.errorTexts,
     forwardAuth:
       local.auth && providers
         ? new LocalForwardAuth(providers.verifyBearer)

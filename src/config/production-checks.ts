@@ -1,5 +1,6 @@
 import type { Env, Settings } from './settings.js';
 import { isPlaceholderSecret, isWeakSecret } from './secrets.js';
+import { systemProductionProblems } from './system-settings.js';
 
 /** The spec's production start-up checks; features that are off are not checked. */
 export function productionProblems(env: Env, settings: Settings): string[] {
@@ -64,5 +65,6 @@ export function productionProblems(env: Env, settings: Settings): string[] {
   if (env.ADMIN_INITIAL_PASSWORD !== undefined && isWeakSecret(env.ADMIN_INITIAL_PASSWORD)) {
     problems.push('ADMIN_INITIAL_PASSWORD must not be a weak value');
   }
+  problems.push(...systemProductionProblems(env));
   return problems;
 }

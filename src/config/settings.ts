@@ -1,4 +1,5 @@
 import { monitorSettings } from './monitor-settings.js';
+import { systemSettings } from './system-settings.js';
 import { uploadSettings } from './upload-settings.js';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
@@ -180,6 +181,12 @@ const envSchema = z.object({
   PASSWORD_RESET_URL: url,
   PASSWORD_FORGOT_PER_IP: int(5, 1, 100_000),
   PASSWORD_RESET_PER_IP: int(10, 1, 100_000),
+  ERROR_TEXT_REFRESH_INTERVAL: duration('30s'),
+  SYSTEM_ENCRYPTION_KEY: optionalText,
+  SYSTEM_INTERNAL_TOKEN: optionalText,
+  SMS_PROVIDER_URL: url,
+  SMS_PROVIDER_TOKEN: optionalText,
+  TEMPLATE_LANGUAGE: z.enum(['zh-CN', 'en-US']).default('en-US'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -306,6 +313,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
       outputDir: env.CODEGEN_OUTPUT_DIR ?? process.cwd(),
     },
     monitor: monitorSettings(env),
+    system: systemSettings(env),
     oidc: {
       /** The public base URL; the issuer is `${issuerBase}/api/v1/oauth2`. Unset: the gateway's own URL. */
       issuerBase: env.OIDC_ISSUER_URL?.replace(/\/+$/, ''),

@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: 42900,
   HEADERS_TOO_LARGE: 43100,
   INTERNAL: 50000,
+  BAD_GATEWAY: 50200,
   UNAVAILABLE: 50300,
 } as const;
 
@@ -60,6 +61,7 @@ export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   42900: 'too many requests',
   43100: 'request line or headers too large',
   50000: 'internal error',
+  50200: 'an upstream provider failed',
   50300: 'service unavailable',
 };
 

@@ -8,6 +8,7 @@ import { openOperationLogSink, type OperationLogTables } from './audit/operation
 import { OperationLogRecorder } from './audit/operation-log.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { openStream, type EventStream } from './stream/stream.js';
+import { ErrorTexts, errorTextsFromTable } from './http/error-texts.js';
 
 /** The shared resources a process opens once and hands to each service it runs. */
 export interface Kernel {
@@ -22,6 +23,8 @@ export interface Kernel {
   passwords: PasswordHasher;
   /** Business-audit rows, chained under AUDIT_CHAIN_SECRET, for every service recording changes. */
   businessAudit: BusinessAuditWriter;
+  /** The editable error texts, reloaded from the database every ERROR_TEXT_REFRESH_INTERVAL. */
+  errorTexts: ErrorTexts;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,12 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
     logger,
   });
   const operationLog = new OperationLogRecorder({ write: operationLogSink.write, logger });
+  const errorTexts = new ErrorTexts({
+    load: errorTextsFromTable(database.db),
+    refreshMs: settings.system.errorTextRefreshMs,
+    logger,
+  });
+  await errorTexts.start();
   return {
     settings,
     logger,
@@ -52,7 +61,9 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
     operationLog,
     passwords: new PasswordHasher(settings.auth.passwordHash),
     businessAudit: new BusinessAuditWriter(settings.audit.chain.linkKey),
+    errorTexts,
     async close() {
+      errorTexts.stop();
       // Remaining entries are written before the database closes.
       await operationLog.close();
       await operationLogSink.close();

@@ -85,7 +85,7 @@ describe('the new-device notice', () => {
 
     const queued = await sql<{ count: string }>`
       SELECT count(*) AS count FROM audit_notify_outbox
-      WHERE payload->'user_ids' @> ${JSON.stringify([userId])}::jsonb`.execute(
+      WHERE kind = 'notification' AND payload->'user_ids' @> ${JSON.stringify([userId])}::jsonb`.execute(
       platform.kernel.database.db,
     );
     expect(Number(queued.rows[0]!.count)).toBe(2);

@@ -96,12 +96,20 @@ describe('permission catalogue', () => {
   });
 
   it('guards each listed route with its code: a user holding every other code is refused', async () => {
-    // Tenant, menu, package and monitor routes admit platform administrators only, before the
-    // code is checked (test/monitor checks the monitor's codes with platform administrators).
+    // Tenant, menu, package, monitor and code generator routes, and the system service's
+    // platform-wide ones (error texts, templates, certificates), admit platform administrators
+    // only, before the code is checked (test/monitor and test/codegen check those codes).
     const platformOnly = (code: string) =>
-      ['system:tenant:', 'system:menu:', 'system:package:', 'monitor:'].some((p) =>
-        code.startsWith(p),
-      );
+      [
+        'system:tenant:',
+        'system:menu:',
+        'system:package:',
+        'system:error-text:',
+        'system:template:',
+        'system:cert:',
+        'system:codegen:',
+        'monitor:',
+      ].some((p) => code.startsWith(p));
     for (const permission of PERMISSIONS) {
       if (platformOnly(permission.code)) continue;
       const others = PERMISSIONS.map((p) => p.code).filter((c) => c !== permission.code);

@@ -3,19 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { until } from '../topology/topology.js';
 import { insertSamples } from './monitor-fixtures.js';
+import { testCertificates } from '../system/certificate-fixtures.js';
 
 // The metric sampler for real: a round every second over the running platform.
 
 let platform: TestPlatform;
 let admin: string;
-/** The platform's log lines: the temporary inbox adapter logs each notice. */
-const lines: string[] = [];
-
 beforeAll(async () => {
-  platform = await startTestPlatform(
-    { MONITOR_SAMPLE_INTERVAL: '1s' },
-    { logs: { write: (line: string) => void lines.push(line) } },
-  );
+  platform = await startTestPlatform({ MONITOR_SAMPLE_INTERVAL: '1s' });
   admin = await platform.adminToken();
 });
 afterAll(() => platform?.close());
@@ -113,13 +108,46 @@ describe('the metric sampler', () => {
       return alert?.status === 'resolved' ? alert : undefined;
     });
     expect(resolved.id).toBe(fired.id);
-    // Several rounds held it firing: one notice, through the (temporary, logging) inbox adapter.
-    const notices = lines.filter((line) => line.includes(`Alert: ${name}`));
+    // Several rounds held it firing: one notice, in the recipient's inbox (the system service).
+    const inbox = await platform.call('GET', '/api/v1/inbox?page_size=100', { token: admin });
+    const notices = inbox.body.data.list.filter((n: { title: string }) =>
+      n.title.includes(`Alert: ${name}`),
+    );
     expect(notices).toHaveLength(1);
-    expect(JSON.parse(notices[0]!)).toMatchObject({
-      category: 'monitor_alert',
-      tenant_id: 1,
-      user_ids: [me.id],
-    });
+    expect(notices[0]).toMatchObject({ category: 'monitor_alert', read_at: null });
+  });
+
+  it('warns of a certificate the system service holds that expires within 30 days, in the inbox', async () => {
+    const certs = testCertificates();
+    try {
+      const { certificate, privateKey } = certs.selfSigned(10);
+      const name = uniq('edge');
+      const uploaded = await platform.call('POST', '/api/v1/system/certificates', {
+        token: admin,
+        body: { name, certificate, private_key: privateKey },
+      });
+      expect(uploaded.status).toBe(200);
+      const alert = await until('the expiry alert', async () => {
+        const res = await platform.call(
+          'GET',
+          '/api/v1/monitor/alerts?kind=certificate_expiry&status=firing&page_size=100',
+          { token: admin },
+        );
+        return res.body.data.list.find(
+          (a: { notified_at: string | null; certificate_id: number | null }) =>
+            a.notified_at && a.certificate_id === uploaded.body.data.id,
+        );
+      });
+      expect(alert.value).toBeLessThanOrEqual(10);
+      const inbox = await platform.call('GET', '/api/v1/inbox?page_size=100', { token: admin });
+      expect(
+        inbox.body.data.list.filter(
+          (n: { category: string; title: string; body: string }) =>
+            n.category === 'certificate_expiry' && `${n.title} ${n.body}`.includes(name),
+        ),
+      ).toHaveLength(1);
+    } finally {
+      certs.close();
+    }
   });
 });

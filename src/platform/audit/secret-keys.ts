@@ -5,7 +5,7 @@
 // `recovery_codes` and `totp_code` all match. Plain alternatives without nested quantifiers:
 // linear in the key's length.
 const SECRET_KEY =
-  /pass(word|wd)|token|secret|authorization|captcha|apikey|credential|privatekey|cookie|otpauth|recovery|totp/;
+  /pass(word|wd|phrase)|token|secret|authorization|captcha|apikey|credential|privatekey|cookie|otpauth|recovery|totp/;
 // A key naming a code (`code`, `verification_code`, `auth_code`) holds a one-time code unless its
 // value is a number: the envelope's application code, a status code.
 const CODE_KEY = /code/;

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { discardRestOfBody } from './body-limit.js';
+import type { ErrorTextLookup } from './error-texts.js';
 import { AppError, ERROR_CODES, type ErrorCode, type FieldProblem } from '../errors.js';
 
 interface ZodLikeIssue {
@@ -110,8 +111,14 @@ export function toAppError(error: FastifyError): AppError {
 /**
  * The one error handler: every error a route, a hook, Fastify itself (bad URL, content type,
  * JSON, limits: also through `frameworkErrors`) or the proxy raises is answered in the envelope.
+ * An administrator's text for the code (`texts`, held in memory) replaces the message.
  */
-export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function handleError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  texts?: ErrorTextLookup,
+) {
   const appError = toAppError(error);
   if (appError.httpStatus >= 500) {
     request.log.error({ err: error }, 'request failed');
@@ -125,9 +132,11 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   // The client may still be sending the refused body: read the rest so it can read the answer.
   if (appError.code === ERROR_CODES.BODY_TOO_LARGE) discardRestOfBody(request.raw);
-  return reply
-    .status(appError.httpStatus)
-    .send({ code: appError.code, message: appError.message, data: appError.details ?? null });
+  return reply.status(appError.httpStatus).send({
+    code: appError.code,
+    message: texts?.messageFor(appError.code) ?? appError.message,
+    data: appError.details ?? null,
+  });
 }
 
 /**

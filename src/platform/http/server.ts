@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
+  type FastifyError,
   type FastifyInstance,
   type RawServerDefault,
 } from 'fastify';
@@ -22,6 +23,7 @@ import type { OperationLogRecorder } from '../audit/operation-log.js';
 import { AppError, ERROR_CODES } from '../errors.js';
 import { discardRestOfBody } from './body-limit.js';
 import { handleClientError, handleError } from './error-handler.js';
+import type { ErrorTextLookup } from './error-texts.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -42,6 +44,8 @@ export interface HttpAppOptions {
   trustProxy?: TrustProxy;
   /** Where this app's `/api/v1` requests are recorded (the kernel's recorder); unset: nowhere. */
   operationLog?: OperationLogRecorder | undefined;
+  /** Administrators' texts for the envelope's `message` (the kernel's); unset: the defaults. */
+  errorTexts?: ErrorTextLookup | undefined;
 }
 
 export type HttpApp = FastifyInstance<
@@ -82,7 +86,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     onConstructorPoisoning: 'error',
     // Errors Fastify answers before routing (bad percent-encoding, an over-long path
     // parameter) and those of Node's parser go through the envelope too.
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    frameworkErrors: (error, request, reply) =>
+      handleError(error, request, reply, options.errorTexts),
     clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>() as unknown as HttpApp;
 
@@ -106,7 +111,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     // Schemas registered with an id (recursive ones need it) become components they $ref.
     transformObject: jsonSchemaTransformObject,
   });
-  app.setErrorHandler(handleError);
+  app.setErrorHandler((error: FastifyError, request, reply) =>
+    handleError(error, request, reply, options.errorTexts),
+  );
   app.setNotFoundHandler((request) => {
     throw new AppError(
       ERROR_CODES.NOT_FOUND,

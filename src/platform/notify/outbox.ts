@@ -42,6 +42,14 @@ export interface OutboxDeliveryOptions extends OutboxDeliveryTuning {
   table: 'bpm_outbox' | 'audit_notify_outbox';
   logger: Logger;
   targetOf(row: OutboxRow): OutboxTarget;
+  /**
+   * Rows delivered in this process instead of over HTTP (the in-app inbox copy): returns the
+   * delivery for such a row, undefined for a row that goes to `targetOf`. A throw is a failed
+   * attempt, retried like an HTTP failure. Unset: every row goes over HTTP.
+   */
+  deliverLocally?(row: OutboxRow): Promise<void> | undefined;
+  /** The body posted for a row (the current text of a notice); default the stored payload. */
+  payloadOf?(row: OutboxRow): Promise<Record<string, unknown>>;
   /** The clock that paces pruning (milliseconds); default Date.now. */
   now?: () => number;
 }
@@ -137,6 +145,17 @@ export class OutboxDelivery {
   }
 
   private async deliver(row: OutboxRow): Promise<void> {
+    const local = this.o.deliverLocally?.(row);
+    if (local) {
+      let failure: string | undefined;
+      try {
+        await local;
+      } catch (err) {
+        failure = (err as Error).message;
+      }
+      await this.settle(row, failure);
+      return;
+    }
     const target = this.o.targetOf(row);
     if (!target) {
       // Not configured yet: keep the row, do not count the attempt, look again later.
@@ -155,7 +174,7 @@ export class OutboxDelivery {
           'idempotency-key': row.event_id,
           ...target.headers,
         },
-        body: JSON.stringify(row.payload),
+        body: JSON.stringify(this.o.payloadOf ? await this.o.payloadOf(row) : row.payload),
         headersTimeout: this.o.timeoutMs,
         bodyTimeout: this.o.timeoutMs,
       });
@@ -165,6 +184,11 @@ export class OutboxDelivery {
     } catch (err) {
       error = (err as Error).message;
     }
+    await this.settle(row, error);
+  }
+
+  /** Records an attempt's outcome: delivered, retried later with backoff, or dead. */
+  private async settle(row: OutboxRow, error: string | undefined): Promise<void> {
     if (error === undefined) {
       await this.finish(row, sql`status = 'delivered', delivered_at = now(), last_error = NULL`);
       return;

@@ -24,6 +24,7 @@ export async function buildAuditApp(
     logger,
     metrics,
     operationLog: kernel.operationLog,
+    errorTexts: kernel.errorTexts,
     // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
     trustProxy: 1,
   });

@@ -3,7 +3,8 @@ import type { Kernel } from '../../platform/kernel.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { AuditTables } from '../../platform/audit/business-audit.js';
 import { checkpointRound } from './business-audit/checkpoints.js';
-import { OutboxDelivery, notifyTarget } from '../../platform/notify/outbox.js';
+import { OutboxDelivery, notifyTarget, type OutboxRow } from '../../platform/notify/outbox.js';
+import type { AuditPorts } from './audit.ports.js';
 import { startLoginLogConsumer } from './login-logs/login-logs.consumer.js';
 import { runRetention } from './retention/retention.job.js';
 
@@ -41,14 +42,49 @@ export const AUDIT_JOBS = {
   },
 } satisfies Record<string, JobDeclaration>;
 
-/** Delivers audit_notify_outbox (new-device notices) to NOTIFY_API_BASE, as BPM's outbox does. */
-function newDeviceNoticeJob(kernel: Kernel): JobSpec {
+/** Where the user's sessions are listed: where a new-device notice links to. */
+const SESSIONS_LINK = '/profile';
+
+/** The device a new-device notice names: browser on OS (location), as its built-in text does. */
+function deviceOf(p: Record<string, unknown>): string {
+  const parts = [p.browser, p.os && `on ${String(p.os)}`, p.location && `(${String(p.location)})`];
+  return parts.filter(Boolean).join(' ') || 'an unknown device';
+}
+
+/**
+ * Delivers audit_notify_outbox (new-device notices): `notification` rows to NOTIFY_API_BASE as
+ * BPM's outbox does, `inbox` rows to the in-app inbox; each with the template's current text.
+ */
+function newDeviceNoticeJob(kernel: Kernel, ports: AuditPorts): JobSpec {
   const { notify } = kernel.settings;
+  const textOf = async (row: OutboxRow) => {
+    const p = row.payload;
+    if (!ports.renderText) return { title: String(p.title), body: String(p.body) };
+    return ports.renderText('security.new_device', {
+      device: deviceOf(p),
+      ip: String(p.ip ?? 'unknown'),
+    });
+  };
+  const deliverLocally = (row: OutboxRow) => {
+    if (row.kind !== 'inbox') return undefined;
+    const inbox = ports.inbox;
+    if (!inbox) return Promise.resolve();
+    return (async () =>
+      inbox.deliver({
+        tenantId: Number(row.payload.tenant_id),
+        userIds: (row.payload.user_ids as number[]) ?? [],
+        category: 'security.new_device',
+        ...(await textOf(row)),
+        link: SESSIONS_LINK,
+      }))();
+  };
   const delivery = new OutboxDelivery({
     db: kernel.database.db,
     table: 'audit_notify_outbox',
     logger: kernel.logger.child({ job: 'audit.notify_outbox' }),
     targetOf: () => notifyTarget(notify),
+    deliverLocally,
+    payloadOf: async (row) => ({ ...row.payload, ...(await textOf(row)) }),
     ...notify.outbox,
   });
   return {
@@ -66,7 +102,7 @@ function newDeviceNoticeJob(kernel: Kernel): JobSpec {
  * With `metrics` (the audit app's), login events that died after their last delivery are
  * counted in `audit_login_events_dead_total`.
  */
-export function auditJobs(kernel: Kernel, metrics?: ServiceMetrics): JobSpec[] {
+export function auditJobs(kernel: Kernel, ports: AuditPorts, metrics?: ServiceMetrics): JobSpec[] {
   const { retentionDays, retentionIntervalMs, geoOnlineUrl, loginAckWaitMs, loginRetryBackoffMs } =
     kernel.settings.audit;
   const chain = kernel.settings.audit.chain;
@@ -86,10 +122,13 @@ export function auditJobs(kernel: Kernel, metrics?: ServiceMetrics): JobSpec[] {
           ackWaitMs: loginAckWaitMs,
           backoffMs: loginRetryBackoffMs,
           onDead: () => dead?.inc(),
-          newDeviceNotices: kernel.settings.notify.enabled,
+          newDeviceNotices: {
+            notify: kernel.settings.notify.enabled,
+            inbox: ports.inbox !== undefined,
+          },
         }),
     },
-    newDeviceNoticeJob(kernel),
+    newDeviceNoticeJob(kernel, ports),
     {
       ...declaredJob(AUDIT_JOBS.logRetention, kernel.settings),
       kind: 'periodic',

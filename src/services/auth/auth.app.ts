@@ -86,6 +86,7 @@ export async function buildAuthApp(
     logger,
     metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
     operationLog: kernel.operationLog,
+    errorTexts: kernel.errorTexts,
     // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
     trustProxy: 1,
   });
@@ -172,6 +173,7 @@ export async function buildAuthApp(
         settings.mail.resetUrl ??
         `${oauth.origin ?? `http://localhost:${settings.http.port}`}/reset-password`,
       setPassword: (userId, hash) => ports.users.setPassword(userId, hash),
+      renderText: ports.renderText,
       revokeSessions: (userId) => auth.revokeUserSessions(userId, 'password_reset'),
     }),
   );

@@ -60,4 +60,12 @@ export interface UserDirectory {
 /** The auth service's needs, as one object. */
 export interface AuthPorts {
   users: UserDirectory;
+  /**
+   * The current text of a mail template (`auth.password_reset`: the title is the subject)
+   * filled with `params`. Unset: the built-in text.
+   */
+  renderText?(
+    key: string,
+    params: Readonly<Record<string, string | number>>,
+  ): Promise<{ title: string; body: string }>;
 }

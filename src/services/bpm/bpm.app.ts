@@ -42,6 +42,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
     logger,
     metrics: settings.metrics.enabled ? createMetrics('bpm') : undefined,
     operationLog: kernel.operationLog,
+    errorTexts: kernel.errorTexts,
     // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
     trustProxy: 1,
   });
@@ -61,7 +62,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   );
   const runner = new InstanceRunner({
     db,
-    notify: { enabled: settings.bpm.notify.enabled },
+    notify: { enabled: settings.bpm.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf,
     filesOf: ports.filesOf,
   });

@@ -60,11 +60,31 @@ export interface BpmFiles extends FileCatalog {
   links(ids: number[]): Promise<FileLink[]>;
 }
 
+/** A notice for users' in-app inboxes (the system service keeps them). */
+export interface InboxNotice {
+  tenantId: number;
+  userIds: readonly number[];
+  category: string;
+  title: string;
+  body: string;
+  link: string | null;
+}
+
 export interface BpmPorts {
   /** Checks a bearer token as the auth service does (signature, expiry, session, user). */
   verifyBearer: BearerVerifier;
   directoryOf: DirectoryOf;
   filesOf: FilesOf;
+  /** Puts BPM's notices in the users' inboxes, whatever NOTIFY_API_BASE says. Unset: no copy. */
+  inbox?: { deliver(notice: InboxNotice): Promise<void> };
+  /**
+   * The current text of a notice template (`bpm.todo`, …) filled with `params`. Unset: BPM's
+   * built-in texts.
+   */
+  renderText?(
+    key: string,
+    params: Readonly<Record<string, string | number>>,
+  ): Promise<{ title: string; body: string }>;
 }
 
 /** The files of a tenant; `on` is the caller's transaction (as for `DirectoryOf`). */

@@ -126,7 +126,7 @@ export type BpmTables = {
   bpm_outbox: {
     id: Generated<number>;
     tenant_id: number;
-    kind: 'callback' | 'notification';
+    kind: 'callback' | 'notification' | 'inbox';
     event_id: string;
     target: string;
     payload: Json<Record<string, unknown>>;

@@ -37,6 +37,7 @@ export async function buildFilesApp(kernel: Kernel, ports: FilesPorts): Promise<
     logger,
     metrics,
     operationLog: kernel.operationLog,
+    errorTexts: kernel.errorTexts,
     trustProxy: 1,
   });
   trustGatewayHeaders(app, {

@@ -1,3 +1,4 @@
+import type { ErrorTextLookup } from '../../platform/http/error-texts.js';
 import { readFile } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,8 @@ export interface GatewayOptions {
    * recorded by that service. Unset: refusals are not recorded.
    */
   operationLog?: OperationLogRecorder | undefined;
+  /** Administrators' texts for the envelope's `message` (the kernel's, when one runs here). */
+  errorTexts?: ErrorTextLookup | undefined;
 }
 
 export async function buildGatewayApp(
@@ -74,6 +77,7 @@ export async function buildGatewayApp(
     logger: options.logger,
     // Recorded here, served on the internal metrics listener: the gateway does not route /metrics.
     trustProxy: settings.gateway.trustProxy,
+    errorTexts: options.errorTexts,
   });
   if (!upstreams.auth) throw new Error('the gateway needs the auth service (AUTH_SERVICE_URL)');
   const forwardAuth = options.forwardAuth ?? new HttpForwardAuth(upstreams.auth);

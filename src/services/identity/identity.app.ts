@@ -35,6 +35,7 @@ export async function buildIdentityApp(
     logger,
     metrics: settings.metrics.enabled ? createMetrics('identity') : undefined,
     operationLog: kernel.operationLog,
+    errorTexts: kernel.errorTexts,
     // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
     trustProxy: 1,
   });

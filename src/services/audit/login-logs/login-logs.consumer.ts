@@ -1,3 +1,4 @@
+import { NO_NOTICES, type NoticeChannels } from './new-device-notice.js';
 import type { Kernel } from '../../../platform/kernel.js';
 import type {
   ConsumeBatchHandler,
@@ -38,8 +39,8 @@ export interface LoginLogConsumerOptions {
   /** Events stored together per round; default LOGIN_LOG_BATCH (200). */
   batchSize?: number;
   onDead?: (dead: DeadMessage) => void | Promise<void>;
-  /** Enqueue new-device notices (on when NOTIFY_API_BASE and a token are set). */
-  newDeviceNotices?: boolean;
+  /** Where new-device notices go (the notification API when configured, the inbox when fitted). */
+  newDeviceNotices?: NoticeChannels;
 }
 
 /** The login log of one event, enriched (client from the user agent, location from the IP). */
@@ -67,7 +68,11 @@ async function toLoginLog(
 }
 
 /** Turns one login event into a stored login log (enrichment included), idempotent on event id. */
-export function loginLogWriter(db: LoginLogDb, geo: GeoLocator, notices = false) {
+export function loginLogWriter(
+  db: LoginLogDb,
+  geo: GeoLocator,
+  notices: NoticeChannels = NO_NOTICES,
+) {
   return async (payload: unknown): Promise<boolean> =>
     insertLoginLog(db, await toLoginLog(payload, geo, parseUserAgent), notices);
 }
@@ -77,7 +82,11 @@ export function loginLogWriter(db: LoginLogDb, geo: GeoLocator, notices = false)
  * event id. Throws, storing nothing, if any event does not match the schema: the consumer then
  * falls back to the one-event writer, so only the bad one fails. Returns how many were new.
  */
-export function loginLogBatchWriter(db: LoginLogDb, geo: GeoLocator, notices = false) {
+export function loginLogBatchWriter(
+  db: LoginLogDb,
+  geo: GeoLocator,
+  notices: NoticeChannels = NO_NOTICES,
+) {
   // Clients repeat their user agents: parsing each distinct one once is most of the saving.
   const parseClient = userAgentParser();
   return async (payloads: unknown[]): Promise<number> => {
@@ -94,7 +103,7 @@ export function loginLogBatchWriter(db: LoginLogDb, geo: GeoLocator, notices = f
 export function loginLogHandlers(
   db: LoginLogDb,
   geo: GeoLocator,
-  notices = false,
+  notices: NoticeChannels = NO_NOTICES,
 ): { handler: ConsumeHandler; handleBatch: ConsumeBatchHandler } {
   const write = loginLogWriter(db, geo, notices);
   const writeBatch = loginLogBatchWriter(db, geo, notices);
@@ -116,7 +125,11 @@ export function startLoginLogConsumer(
 ): ConsumerHandle {
   const db = kernel.database.db.withTables<LoginLogTables>();
   const geo = new GeoLocator({ cache: kernel.cache, onlineUrl: options.geoOnlineUrl });
-  const { handler, handleBatch } = loginLogHandlers(db, geo, options.newDeviceNotices ?? false);
+  const { handler, handleBatch } = loginLogHandlers(
+    db,
+    geo,
+    options.newDeviceNotices ?? NO_NOTICES,
+  );
   return kernel.stream.consume(LOGIN_LOG_CONSUMER, LOGIN_EVENTS, handler, {
     maxDeliver: 5,
     ackWaitMs: options.ackWaitMs ?? 30_000,

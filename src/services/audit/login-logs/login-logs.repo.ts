@@ -2,7 +2,7 @@ import { sql, type ColumnType, type Generated, type Insertable, type Kysely } fr
 import { jsonRecords, withoutNul } from '../../../platform/db/json-records.js';
 import type { Page } from '../../../platform/http/envelope.js';
 import type { LoginLogFilter } from './login-logs.schema.js';
-import { enqueueNewDeviceNotices } from './new-device-notice.js';
+import { enqueueNewDeviceNotices, NO_NOTICES, type NoticeChannels } from './new-device-notice.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -87,7 +87,7 @@ const COLUMNS = [
 export async function insertLoginLog(
   db: LoginLogDb,
   log: NewLoginLog,
-  notices = false,
+  notices: NoticeChannels = NO_NOTICES,
 ): Promise<boolean> {
   return (await insertLoginLogs(db, [log], notices)) > 0;
 }
@@ -113,7 +113,7 @@ const pairKey = (userId: number, deviceId: string) => `${userId}\u0000${deviceId
 export async function insertLoginLogs(
   db: LoginLogDb,
   logs: NewLoginLog[],
-  notices = false,
+  notices: NoticeChannels = NO_NOTICES,
 ): Promise<number> {
   const ids = new Set<string>();
   // PostgreSQL text cannot hold NUL: replaced up front, so device keys match what is stored.
@@ -182,11 +182,12 @@ export async function insertLoginLogs(
         new_device boolean, session_id bigint, created_at timestamptz)
       ON CONFLICT (event_id) DO NOTHING
       RETURNING event_id`.execute(trx);
-    if (notices) {
+    if (notices.notify || notices.inbox) {
       const stored = new Set(inserted.rows.map((r) => r.event_id));
       await enqueueNewDeviceNotices(
         trx,
         records.filter((r) => stored.has(r.event_id)),
+        notices,
       );
     }
     return inserted.rows.length;

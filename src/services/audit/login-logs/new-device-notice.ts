@@ -2,6 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { NewLoginLog } from './login-logs.repo.js';
 
+/** Where new-device notices go: the notification API (NOTIFY_API_BASE), the in-app inbox. */
+export interface NoticeChannels {
+  notify: boolean;
+  inbox: boolean;
+}
+
+export const NO_NOTICES: NoticeChannels = { notify: false, inbox: false };
+
 /** A login log just stored: the notice needs whose sign-in it was and from where. */
 type StoredLog = NewLoginLog & { new_device?: boolean | undefined };
 
@@ -24,17 +32,26 @@ function noticeText(log: StoredLog) {
  * user had not used before, inside the caller's transaction (the one storing the login logs):
  * a retried batch stores no log twice, so no notice is enqueued twice.
  */
-export async function enqueueNewDeviceNotices(trx: QueryExecutorProvider, stored: StoredLog[]) {
+export async function enqueueNewDeviceNotices(
+  trx: QueryExecutorProvider,
+  stored: StoredLog[],
+  channels: NoticeChannels,
+) {
+  const kinds = [
+    ...(channels.notify ? ['notification'] : []),
+    ...(channels.inbox ? ['inbox'] : []),
+  ];
   const notices = stored
     .filter(
       (log) =>
         log.success && log.new_device === true && log.user_id !== null && log.tenant_id !== null,
     )
-    .map((log) => {
+    .flatMap((log) => kinds.map((kind) => ({ log, kind })))
+    .map(({ log, kind }) => {
       const eventId = randomUUID();
       return {
         tenant_id: log.tenant_id!,
-        kind: 'notification',
+        kind,
         event_id: eventId,
         target: 'new_device',
         payload: {

@@ -4,7 +4,7 @@ import { passwordProblem, type PasswordHasher } from '../../../platform/auth/pas
 import type { Cache } from '../../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../../platform/errors.js';
 import type { Mailer } from '../../../platform/notify/mailer.js';
-import type { UserDirectory } from '../auth.ports.js';
+import type { AuthPorts, UserDirectory } from '../auth.ports.js';
 import { consumeResetToken, insertResetToken, isResetTokenOpen } from './password-reset.repo.js';
 import type { PasswordResetDb } from './password-reset.tables.js';
 
@@ -35,6 +35,8 @@ export interface PasswordResetServiceOptions {
   revokeSessions(userId: number): Promise<void>;
   /** Injected clock (default Date.now). */
   now?: () => number;
+  /** The mail's current text (the system service's template `auth.password_reset`). */
+  renderText?: AuthPorts['renderText'];
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -77,7 +79,10 @@ export class PasswordResetService {
 
   private async deliver(email: string, username: string, token: string) {
     const link = `${this.o.resetUrl()}?token=${encodeURIComponent(token)}`;
-    const text = `Hello ${username},\n\nsomeone asked to reset your Approva password. To choose a new one, open\n\n${link}\n\nThe link works once, within 30 minutes. If it was not you, ignore this mail.\n`;
+    const builtIn = {
+      title: 'Reset your Approva password',
+      body: `Hello ${username},\n\nsomeone asked to reset your Approva password. To choose a new one, open\n\n${link}\n\nThe link works once, within 30 minutes. If it was not you, ignore this mail.\n`,
+    };
     if (!this.o.mailer) {
       if (this.o.production) {
         this.o.logger.warn(
@@ -90,7 +95,10 @@ export class PasswordResetService {
       return;
     }
     try {
-      await this.o.mailer.send({ to: email, subject: 'Reset your Approva password', text });
+      const { title, body } = this.o.renderText
+        ? await this.o.renderText('auth.password_reset', { username, link })
+        : builtIn;
+      await this.o.mailer.send({ to: email, subject: title, text: body });
     } catch (err) {
       this.o.logger.error({ err: (err as Error).message }, 'password reset mail could not be sent');
     }

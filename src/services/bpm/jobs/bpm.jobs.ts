@@ -29,7 +29,7 @@ export const BPM_JOBS = {
 /** The BPM service's background work: the outbox worker and the timeout scanner. */
 export function bpmJobs(
   kernel: Kernel,
-  ports: Pick<BpmPorts, 'directoryOf' | 'filesOf'>,
+  ports: Pick<BpmPorts, 'directoryOf' | 'filesOf' | 'inbox' | 'renderText'>,
 ): JobSpec[] {
   const { settings, logger } = kernel;
   const db = kernel.database.db.withTables<BpmTables>();
@@ -39,11 +39,13 @@ export function bpmJobs(
     callbacks: settings.bpm.callbacks,
     callbackToken: settings.bpm.callbackToken,
     notify: settings.bpm.notify,
+    inbox: ports.inbox,
+    renderText: ports.renderText,
     ...settings.bpm.outbox,
   });
   const runner = new InstanceRunner({
     db,
-    notify: settings.bpm.notify,
+    notify: { enabled: settings.bpm.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf: ports.directoryOf,
     filesOf: ports.filesOf,
   });

@@ -7,6 +7,7 @@ import {
   type OutboxRow,
   type OutboxTarget,
 } from '../../../platform/notify/outbox.js';
+import type { BpmPorts } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
 
 export { backoffMs } from '../../../platform/notify/outbox.js';
@@ -19,7 +20,14 @@ export interface OutboxOptions extends OutboxDeliveryTuning {
   /** Sent as X-Internal-Token on callbacks when set (BPM_CALLBACK_TOKEN). */
   callbackToken?: string | undefined;
   notify: { enabled: boolean; base?: string | undefined; token?: string | undefined };
+  /** The inbox that takes `inbox` rows; unset: such rows are done without a copy. */
+  inbox?: BpmPorts['inbox'];
+  /** The current text of a notice; unset: the text stored with the row. */
+  renderText?: BpmPorts['renderText'];
 }
+
+/** The console page of an instance: where a notice about it links to. */
+const instanceLink = (instanceId: unknown) => `/instances/${Number(instanceId)}`;
 
 /**
  * BPM's outbox (bpm_outbox): business callbacks to BPM_CALLBACK_<BIZTYPE> and notifications to
@@ -35,7 +43,40 @@ export class OutboxWorker {
       if (!url) return undefined;
       return { url, headers: o.callbackToken ? { 'x-internal-token': o.callbackToken } : {} };
     };
-    this.delivery = new OutboxDelivery({ ...o, table: 'bpm_outbox', targetOf });
+    // The notice's text as the template reads now (the stored text when no template is fitted).
+    const textOf = async (row: OutboxRow) => {
+      const p = row.payload;
+      const stored = { title: String(p.title), body: String(p.body) };
+      if (!o.renderText) return stored;
+      return o.renderText(`bpm.${row.target}`, {
+        instance_title: String(p.instance_title ?? ''),
+        instance_id: Number(p.instance_id),
+      });
+    };
+    const deliverLocally = (row: OutboxRow) => {
+      if (row.kind !== 'inbox') return undefined;
+      const inbox = o.inbox;
+      if (!inbox) return Promise.resolve();
+      return (async () => {
+        const p = row.payload;
+        await inbox.deliver({
+          tenantId: Number(p.tenant_id),
+          userIds: (p.user_ids as number[]) ?? [],
+          category: `bpm.${row.target}`,
+          ...(await textOf(row)),
+          link: instanceLink(p.instance_id),
+        });
+      })();
+    };
+    const payloadOf = async (row: OutboxRow) =>
+      row.kind === 'notification' ? { ...row.payload, ...(await textOf(row)) } : row.payload;
+    this.delivery = new OutboxDelivery({
+      ...o,
+      table: 'bpm_outbox',
+      targetOf,
+      deliverLocally,
+      payloadOf,
+    });
   }
 
   get owner(): string {

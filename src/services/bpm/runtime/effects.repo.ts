@@ -8,6 +8,8 @@ import type { InstanceRow } from './state.repo.js';
 /** Where notifications go; unset means they are skipped silently (the spec's rule). */
 export interface NotifyTarget {
   enabled: boolean;
+  /** Whether an inbox takes a copy of every notice (enqueued whether or not `enabled`). */
+  inbox?: boolean | undefined;
 }
 
 /** Flow-form anchors are generated (`flow:<key>`); anything else is a business back end's. */
@@ -103,6 +105,26 @@ export async function writeEffects(
           effect.kind === 'cc'
             ? effect.userIds.filter((id) => !copiedBefore.has(`${effect.nodeId}:${id}`))
             : effect.userIds;
+        if (notify.inbox && userIds.length > 0) {
+          const eventId = randomUUID();
+          await db
+            .insertInto('bpm_outbox')
+            .values({
+              tenant_id: tenantId,
+              kind: 'inbox',
+              event_id: eventId,
+              target: effect.kind,
+              payload: JSON.stringify({
+                kind: effect.kind,
+                tenant_id: tenantId,
+                user_ids: userIds,
+                instance_id: instance.id,
+                instance_title: instance.title,
+                ...notificationText(effect.kind, instance.title),
+              }),
+            })
+            .execute();
+        }
         if (notify.enabled && userIds.length > 0) {
           const eventId = randomUUID();
           await db
@@ -118,6 +140,7 @@ export async function writeEffects(
                 tenant_id: tenantId,
                 user_ids: userIds,
                 instance_id: instance.id,
+                instance_title: instance.title,
                 node_id: effect.nodeId,
                 ...notificationText(effect.kind, instance.title),
               }),
