@@ -194,6 +194,14 @@ const en = {
     max_length: '{{label}} is too long (at most 2000 characters)',
     format: '{{label}} is not in the right format',
   },
+  files: {
+    list: 'Files',
+    none: 'No files',
+    download: 'Download {{name}}',
+    renewing: 'Getting a fresh link',
+    renewFailed: 'The link could not be renewed: {{reason}}',
+    gone: 'the file is no longer available',
+  },
   picker: {
     searchPeople: 'Search people by name',
     searchFailed: 'The people directory could not be searched',

@@ -191,6 +191,14 @@ const zhCN: Dictionary = {
     max_length: '{{label}}过长（最多 2000 个字符）',
     format: '{{label}}格式不正确',
   },
+  files: {
+    list: '文件',
+    none: '无文件',
+    download: '下载 {{name}}',
+    renewing: '正在获取新链接',
+    renewFailed: '无法更新链接：{{reason}}',
+    gone: '文件已不可用',
+  },
   picker: {
     searchPeople: '按姓名搜索人员',
     searchFailed: '无法搜索人员目录',
