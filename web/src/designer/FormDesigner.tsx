@@ -140,6 +140,8 @@ export function FormDesigner({
                   })
                 }
                 options={TYPES.map((ty) => ({ value: ty, label: t(`designer.type.${ty}`) }))}
+                // Every type in the list, so the last ones are reached by scrolling (and found).
+                virtual={false}
                 data-testid={`field-type-${f.index}`}
               />
             ),

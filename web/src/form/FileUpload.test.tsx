@@ -120,7 +120,7 @@ describe('file field', () => {
     await act(async () => fireEvent.submit(container.querySelector('form')!));
     await screen.findByText('Attachments is required');
 
-    expect(screen.getByRole('button', { name: 'Attachments' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Choose files for Attachments' })).toBeTruthy();
     await pick(container, pdf('a.pdf'), pdf('b.pdf'));
     await waitFor(() =>
       expect(container.querySelectorAll('.ant-upload-list-item-done')).toHaveLength(2),
@@ -129,7 +129,7 @@ describe('file field', () => {
     expect(sent[0]!.headers.authorization).toBe('Bearer a1');
     expect(sent[0]!.headers['x-device-id']).toBeTruthy();
     // Full: the button to add more is gone.
-    expect(screen.queryByRole('button', { name: 'Attachments' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Choose files for Attachments' })).toBeNull();
 
     await act(async () => fireEvent.submit(container.querySelector('form')!));
     await waitFor(() => expect(submitted).toEqual([{ att: [11, 12] }]));

@@ -158,7 +158,7 @@ function FieldItem({
       return (
         <Form.Item {...common}>
           <FileUpload
-            aria-label={field.label}
+            aria-label={t('form.file.chooseFor', { label: field.label })}
             known={known}
             maxCount={field.maxCount ?? 1}
             accept={field.accept}

@@ -169,6 +169,7 @@ const en = {
     amountHint: 'In yuan, at most two decimals',
     file: {
       choose: 'Choose files',
+      chooseFor: 'Choose files for {{label}}',
       hint_one: 'At most {{count}} file, any type',
       hint_other: 'At most {{count}} files, any type',
       hintTypes_one: 'At most {{count}} file: {{types}}',

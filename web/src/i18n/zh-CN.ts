@@ -166,6 +166,7 @@ const zhCN: Dictionary = {
     amountHint: '单位：元，最多两位小数',
     file: {
       choose: '选择文件',
+      chooseFor: '为{{label}}选择文件',
       hint_one: '最多 {{count}} 个文件，类型不限',
       hint_other: '最多 {{count}} 个文件，类型不限',
       hintTypes_one: '最多 {{count}} 个文件：{{types}}',
