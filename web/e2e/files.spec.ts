@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin, call, chain, createUser, todoTaskOf, uniq, type User } from './api';
+import { apiLogin, call, chain, createUser, publishFlow, todoTaskOf, uniq, type User } from './api';
 import { audit } from './axe';
 import { choose, signedIn, type Person } from './session';
 
@@ -162,4 +162,78 @@ test('the approver sees the file by name and its link serves the uploaded bytes'
   await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.context().close();
+});
+
+test('an approver editing the field keeps the initiator’s file and adds their own', async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const edited = await publishFlow(
+    request,
+    token,
+    chain([{ id: 'review', name: 'Review', users: [bob.id], editableFields: ['att'] }]),
+    {
+      form_schema: {
+        fields: [
+          {
+            key: 'att',
+            label: 'Attachments',
+            type: 'file',
+            required: true,
+            maxCount: 2,
+            accept: ['application/pdf'],
+          },
+        ],
+      },
+    },
+  );
+  // Alice uploads and starts through the API, as any client would.
+  const aliceApi = await apiLogin(request, alice.username, alice.password);
+  const upload = await request.post('/api/v1/files', {
+    headers: { authorization: `Bearer ${aliceApi.token}` },
+    multipart: { file: { name: 'quote.pdf', mimeType: 'application/pdf', buffer: PDF } },
+  });
+  expect(upload.status()).toBe(200);
+  const quote = ((await upload.json()) as { data: { id: number } }).data.id;
+  const started = await call<{ id: number }>(
+    request,
+    aliceApi.token,
+    'POST',
+    '/api/v1/bpm/instances',
+    {
+      definition_key: edited.key,
+      form: { att: [quote] },
+    },
+  );
+
+  const bobApi = await apiLogin(request, bob.username, bob.password);
+  const page = await signedIn(
+    browser,
+    bob,
+    `/tasks/${await todoTaskOf(request, bobApi.token, started.id)}`,
+  );
+  await page.getByTestId('action-approve').click();
+  const dialog = page.getByRole('dialog');
+  // The initiator's file is there by name; one more fits.
+  await expect(dialog.locator('.ant-upload-list-item-done')).toHaveText(['quote.pdf']);
+  await pickFiles(page, 'Choose files for Attachments', [
+    { name: 'review-notes.pdf', mimeType: 'application/pdf', buffer: PDF },
+  ]);
+  await expect(dialog.locator('.ant-upload-list-item-done')).toHaveCount(2);
+  // Full: no button to add a third.
+  await expect(dialog.getByRole('button', { name: 'Choose files for Attachments' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.context().close();
+
+  const detail = await call<{ form: { att: number[] }; files: Record<string, { name: string }[]> }>(
+    request,
+    aliceApi.token,
+    'GET',
+    `/api/v1/bpm/instances/${started.id}`,
+  );
+  expect(detail.form.att).toHaveLength(2);
+  expect(detail.form.att[0]).toBe(quote);
+  expect(detail.files.att!.map((f) => f.name)).toEqual(['quote.pdf', 'review-notes.pdf']);
 });
