@@ -15,6 +15,7 @@ interface Sent {
   file: File;
 }
 let sent: Sent[] = [];
+let delay = 5;
 let answer: (n: number) => { status: number; body: unknown } = () => ({ status: 500, body: null });
 
 /** An XMLHttpRequest that reports progress and answers `answer(n)` for the n-th upload. */
@@ -43,7 +44,7 @@ class FakeXhr {
       this.status = a.status;
       this.responseText = JSON.stringify(a.body);
       this.onload?.();
-    }, 5);
+    }, delay);
   }
 }
 
@@ -98,6 +99,7 @@ const pick = (container: HTMLElement, ...files: File[]) =>
 beforeEach(async () => {
   await i18n.changeLanguage('en');
   sent = [];
+  delay = 5;
   saveTokens({ access_token: 'a1', refresh_token: 'r1' });
   globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
 });
@@ -126,6 +128,8 @@ describe('file field', () => {
       expect(container.querySelectorAll('.ant-upload-list-item-done')).toHaveLength(2),
     );
     expect(sent.map((s) => s.file.name)).toEqual(['a.pdf', 'b.pdf']);
+    // Once the uploads are done, the field is valid again (no stale "wait" nor "required").
+    await waitFor(() => expect(container.querySelector('.ant-form-item-explain-error')).toBeNull());
     expect(sent[0]!.headers.authorization).toBe('Bearer a1');
     expect(sent[0]!.headers['x-device-id']).toBeTruthy();
     // Full: the button to add more is gone.
@@ -193,6 +197,21 @@ describe('file field', () => {
     await waitFor(() => expect(container.querySelector('.ant-upload-list-item-done')).toBeTruthy());
     await act(async () => fireEvent.submit(container.querySelector('form')!));
     await waitFor(() => expect(submitted).toEqual([{ att: [31] }]));
+  });
+
+  it('is not sent while an upload is under way', async () => {
+    delay = 300;
+    answer = () => uploaded(41, 'slow.pdf');
+    const submitted: unknown[] = [];
+    const { container } = render(<Harness onFinish={(v) => submitted.push(v)} />);
+    await pick(container, pdf('slow.pdf'));
+    await act(async () => fireEvent.submit(container.querySelector('form')!));
+    await screen.findByText('Wait for the files of Attachments to finish uploading');
+    expect(submitted).toEqual([]);
+    await waitFor(() => expect(container.querySelector('.ant-upload-list-item-done')).toBeTruthy());
+    await waitFor(() => expect(container.querySelector('.ant-form-item-explain-error')).toBeNull());
+    await act(async () => fireEvent.submit(container.querySelector('form')!));
+    await waitFor(() => expect(submitted).toEqual([{ att: [41] }]));
   });
 
   it('keeps the files already in the form by name (an approver editing the field)', async () => {

@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { Button, Typography, Upload, type UploadFile } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileInfo } from '../api/bpm';
 import { ApiError } from '../api/errors';
@@ -60,12 +60,11 @@ export function FileUpload({
   const itemsRef = useRef(items);
   itemsRef.current = items;
 
-  const pending = items.filter((i) => i.status === 'uploading').length;
-  useEffect(() => onPendingChange?.(pending), [pending, onPendingChange]);
-
   const update = (next: Item[]) => {
     itemsRef.current = next;
     setItems(next);
+    // Told before the value changes: the field's validation, run on the change, reads it.
+    onPendingChange?.(next.filter((i) => i.status === 'uploading').length);
     const ids = next.filter((i) => i.status === 'done' && i.response).map((i) => i.response!.id);
     const before = value ?? [];
     if (ids.length !== before.length || ids.some((x, k) => x !== before[k])) onChange?.(ids);
