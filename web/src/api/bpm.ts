@@ -138,6 +138,19 @@ export interface InstanceDetail {
   suspend_reason: { code: string; node_id: string; detail: string } | null;
   created_at: string;
   finished_at: string | null;
+  /** The files of the file fields the caller sees, by field key, with signed links. */
+  files?: Record<string, FileInfo[]>;
+}
+
+/** A file a form holds, as a detail answers it: `url` is a signed link until `expires_at`. */
+export interface FileInfo {
+  id: number;
+  name: string;
+  size: number;
+  content_type: string;
+  uploaded_by: number;
+  url: string;
+  expires_at: string;
 }
 
 export interface Diagram {

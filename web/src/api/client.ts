@@ -11,6 +11,12 @@ export function setSignedOutHandler(handler: () => void): void {
   onSignedOut = handler;
 }
 
+/** The session is over (no token could be renewed): forget the tokens and go to sign-in. */
+export function signedOut(): void {
+  saveTokens(null);
+  onSignedOut();
+}
+
 let refreshing: Promise<Tokens | null> | null = null;
 
 /**
@@ -44,7 +50,8 @@ export function refreshOnce(fetchImpl: typeof fetch = fetch): Promise<Tokens | n
   return refreshing;
 }
 
-const EXPIRED = new Set([40100, 40101]);
+/** The codes of an access token that a refresh may renew. */
+export const EXPIRED = new Set([40100, 40101]);
 
 /** A copy of each request in flight, so one that met an expired token can be sent again. */
 const copies = new Map<string, Request>();
@@ -78,8 +85,7 @@ const auth: Middleware = {
         if (again.ok) return again;
         return toError(again);
       }
-      saveTokens(null);
-      onSignedOut();
+      signedOut();
     }
     throw new ApiError(
       response.status,

@@ -9,6 +9,7 @@ import {
   idsOfText,
   isGroup,
   isIdField,
+  opAfterFieldChange,
   opsFor,
   type ConditionGroup,
   type ConditionItem,
@@ -50,7 +51,12 @@ function Group({
     onChange({ ...group, items: group.items.map((x, j) => (j === i ? item : x)) });
   const removeItem = (i: number) =>
     onChange({ ...group, items: group.items.filter((_, j) => j !== i) });
-  const newRow: ConditionRow = { field: schema.fields[0]?.key ?? '', op: 'eq', value: '' };
+  const first = schema.fields[0];
+  const newRow: ConditionRow = {
+    field: first?.key ?? '',
+    op: opAfterFieldChange(first?.type, 'eq'),
+    value: '',
+  };
   return (
     <div
       role="group"
@@ -172,7 +178,7 @@ function Row({
           const changesKind = isIdField(next) !== isIdField(type);
           onChange({
             field,
-            op: opsFor(next).includes(row.op) ? row.op : 'eq',
+            op: opAfterFieldChange(next, row.op),
             value: changesKind ? '' : row.value,
           });
         }}

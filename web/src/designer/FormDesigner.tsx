@@ -4,7 +4,9 @@ import {
   DeleteOutlined,
   PlusOutlined,
 } from '@ant-design/icons';
-import { Button, Checkbox, Input, InputNumber, Select, Space, Table } from 'antd';
+import { Button, Checkbox, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
+import { MAX_FILE_COUNT } from '@engine/form';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldType, FormField, FormSchema } from '../api/bpm';
 
@@ -19,7 +21,55 @@ const TYPES: FieldType[] = [
   'switch',
   'user',
   'dept',
+  'file',
 ];
+
+/** Common accepted types offered for a file field; any other `type/subtype` can be typed. */
+export const ACCEPT_CHOICES: readonly { value: string; key: string }[] = [
+  { value: 'application/pdf', key: 'pdf' },
+  { value: 'image/*', key: 'image' },
+  { value: 'application/msword', key: 'doc' },
+  { value: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', key: 'docx' },
+  { value: 'application/vnd.ms-excel', key: 'xls' },
+  { value: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', key: 'xlsx' },
+  { value: 'text/plain', key: 'text' },
+  { value: 'application/zip', key: 'zip' },
+];
+/** An accepted type as the server takes it: `type/subtype` or `type/*`, lower case. */
+const ACCEPT_PATTERN = /^[a-z0-9][a-z0-9.+-]{0,62}\/(?:[a-z0-9][a-z0-9.+-]{0,62}|\*)$/;
+
+/** Typed accepted types, lower-cased; the ones that are not a content type are set apart. */
+export function cleanAccept(values: readonly string[]): { accept: string[]; invalid: string[] } {
+  const accept: string[] = [];
+  const invalid: string[] = [];
+  for (const raw of values) {
+    const v = raw.trim().toLowerCase();
+    if (!v) continue;
+    if (!ACCEPT_PATTERN.test(v)) invalid.push(raw.trim());
+    else if (!accept.includes(v)) accept.push(v);
+  }
+  return { accept, invalid };
+}
+
+/**
+ * A field with a change applied, without the attributes its type does not take: the server
+ * refuses options, bounds, maxCount or accept on the wrong type (and an empty accept list).
+ */
+export function patchField(f: FormField, patch: Partial<FormField>): FormField {
+  const next = { ...f, ...patch } as FormField;
+  if (next.type !== 'select' && next.type !== 'radio') delete next.options;
+  if (next.type !== 'number' && next.type !== 'amount') {
+    delete next.min;
+    delete next.max;
+  }
+  if (next.type !== 'file') {
+    delete next.maxCount;
+    delete next.accept;
+  } else if (next.accept?.length === 0) delete next.accept;
+  for (const k of ['min', 'max', 'maxCount', 'accept'] as const)
+    if (next[k] === undefined) delete next[k];
+  return next;
+}
 
 /** The flow form as an editable table: key, label, type, required, options, range. */
 export function FormDesigner({
@@ -35,19 +85,7 @@ export function FormDesigner({
   const { t } = useTranslation();
   const fields = schema.fields;
   const set = (i: number, patch: Partial<FormField>) =>
-    onChange({
-      fields: fields.map((f, j) => {
-        if (j !== i) return f;
-        const next = { ...f, ...patch } as FormField;
-        // Options belong to choices, bounds to numbers: drop what the new type does not take.
-        if (next.type !== 'select' && next.type !== 'radio') delete next.options;
-        if (next.type !== 'number' && next.type !== 'amount') {
-          delete next.min;
-          delete next.max;
-        }
-        return next;
-      }),
-    });
+    onChange({ fields: fields.map((f, j) => (j === i ? patchField(f, patch) : f)) });
   const move = (i: number, by: number) => {
     const next = [...fields];
     const [f] = next.splice(i, 1);
@@ -102,6 +140,8 @@ export function FormDesigner({
                   })
                 }
                 options={TYPES.map((ty) => ({ value: ty, label: t(`designer.type.${ty}`) }))}
+                // Every type in the list, so the last ones are reached by scrolling (and found).
+                virtual={false}
                 data-testid={`field-type-${f.index}`}
               />
             ),
@@ -145,6 +185,8 @@ export function FormDesigner({
                     style={{ width: 90 }}
                   />
                 </Space.Compact>
+              ) : f.type === 'file' ? (
+                <FileSettings field={f} onChange={(patch) => set(f.index, patch)} />
               ) : null,
           },
           {
@@ -202,6 +244,66 @@ export function FormDesigner({
       >
         {t('designer.addField')}
       </Button>
+    </Space>
+  );
+}
+
+/** A file field's settings: how many files it holds, and which types it takes (any if none). */
+function FileSettings({
+  field,
+  onChange,
+}: {
+  field: FormField & { index: number };
+  onChange: (patch: Partial<FormField>) => void;
+}) {
+  const { t } = useTranslation();
+  const [invalid, setInvalid] = useState<string[]>([]);
+  const known = new Set(ACCEPT_CHOICES.map((c) => c.value));
+  const choices = [
+    ...ACCEPT_CHOICES.map((c) => ({
+      value: c.value,
+      label: t(`designer.accept.${c.key}`),
+    })),
+    // Typed types are shown as typed.
+    ...(field.accept ?? []).filter((a) => !known.has(a)).map((a) => ({ value: a, label: a })),
+  ];
+  return (
+    <Space orientation="vertical" size={4}>
+      <Space size={4}>
+        <Typography.Text>{t('designer.field.maxCount')}</Typography.Text>
+        <InputNumber
+          aria-label={t('designer.field.maxCount')}
+          min={1}
+          max={MAX_FILE_COUNT}
+          precision={0}
+          placeholder="1"
+          value={field.maxCount}
+          onChange={(v) => onChange({ maxCount: v ?? undefined })}
+          style={{ width: 80 }}
+          data-testid={`field-max-count-${field.index}`}
+        />
+      </Space>
+      <Select
+        mode="tags"
+        aria-label={t('designer.field.accept')}
+        placeholder={t('designer.field.acceptAny')}
+        value={field.accept ?? []}
+        options={choices}
+        status={invalid.length ? 'warning' : undefined}
+        style={{ width: 260 }}
+        tokenSeparators={[',', ' ']}
+        onChange={(values: string[]) => {
+          const cleaned = cleanAccept(values);
+          setInvalid(cleaned.invalid);
+          onChange({ accept: cleaned.accept });
+        }}
+        data-testid={`field-accept-${field.index}`}
+      />
+      {invalid.length > 0 && (
+        <Typography.Text type="warning" role="alert">
+          {t('designer.field.acceptInvalid', { values: invalid.join(', ') })}
+        </Typography.Text>
+      )}
     </Space>
   );
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition, FlowNode, FormSchema } from '../api/bpm';
-import { conditionIds, conditionText, fromGroup, idsOfText, opsFor, toGroup } from './conditions';
+import {
+  conditionIds,
+  conditionText,
+  fromGroup,
+  idsOfText,
+  opAfterFieldChange,
+  opsFor,
+  toGroup,
+} from './conditions';
 
 const schema: FormSchema = {
   fields: [
@@ -95,6 +103,19 @@ describe('condition builder', () => {
         ],
       }),
     ).toEqual({ field: 'days', op: 'lt', value: 2 });
+  });
+
+  it('compares a file field only by emptiness, as the engine does', () => {
+    expect(opsFor('file')).toEqual(['empty', 'not_empty']);
+    // A row moved onto a file field loses an operator the field does not take, and keeps one it does.
+    expect(opAfterFieldChange('file', 'eq')).toBe('empty');
+    expect(opAfterFieldChange('file', 'not_empty')).toBe('not_empty');
+    expect(opAfterFieldChange('input', 'not_empty')).toBe('not_empty');
+    expect(opAfterFieldChange('user', 'gt')).toBe('eq');
+    const schema = { fields: [{ key: 'att', label: 'Attachments', type: 'file' as const }] };
+    expect(
+      fromGroup(schema, { join: 'all', items: [{ field: 'att', op: 'not_empty', value: '' }] }),
+    ).toEqual({ field: 'att', op: 'not_empty' });
   });
 
   it('compares person and department fields by id, picked ids kept as the row text', () => {

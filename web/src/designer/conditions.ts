@@ -9,13 +9,23 @@ export const OPS = CONDITION_OPS;
 /** What a person or department field can be compared by: its id, a list of ids, or emptiness. */
 export const ID_OPS: readonly ConditionOp[] = ['eq', 'ne', 'in', 'not_in', 'empty', 'not_empty'];
 
+/** What a file field can be compared by: whether it holds files at all (the engine's rule). */
+export const FILE_OPS: readonly ConditionOp[] = ['empty', 'not_empty'];
+
 /** Fields holding a directory id: compared with a person / department picker, not typed text. */
 export const isIdField = (type: FieldType | undefined): type is 'user' | 'dept' =>
   type === 'user' || type === 'dept';
 
 /** The operators offered for a field of this type. */
 export function opsFor(type: FieldType | undefined): readonly ConditionOp[] {
+  if (type === 'file') return FILE_OPS;
   return isIdField(type) ? ID_OPS : OPS;
+}
+
+/** The operator a row keeps when its field changes: its own if the new field takes it. */
+export function opAfterFieldChange(type: FieldType | undefined, op: ConditionOp): ConditionOp {
+  const ops = opsFor(type);
+  return ops.includes(op) ? op : (ops[0] ?? 'eq');
 }
 
 /** A row's text value as ids ("3,5" → [3, 5]), for the pickers. */

@@ -2,7 +2,9 @@ import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch } from 'ant
 import type { Rule as AntRule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { FormField, FormSchema } from '../api/bpm';
+import { useCallback, useRef } from 'react';
+import type { FileInfo, FormField, FormSchema } from '../api/bpm';
+import { FileUpload } from './FileUpload';
 import { DeptSelect } from './DeptSelect';
 import { PersonPicker } from './PersonPicker';
 import { fieldProblem, normalizeYuan } from './rules';
@@ -14,10 +16,18 @@ interface Props {
   /** When set, only these fields can be edited; the rest are shown read-only. */
   editable?: readonly string[] | null;
   disabled?: boolean;
+  /** The files the form already holds, by field key (a detail's `files`), for their names. */
+  files?: Record<string, readonly FileInfo[]>;
 }
 
 /** The flow form as antd fields, each validated by the server's rules (see rules.ts). */
-export function FormRenderer({ schema, hidden = [], editable = null, disabled = false }: Props) {
+export function FormRenderer({
+  schema,
+  hidden = [],
+  editable = null,
+  disabled = false,
+  files = {},
+}: Props) {
   return (
     <>
       {schema.fields
@@ -26,6 +36,7 @@ export function FormRenderer({ schema, hidden = [], editable = null, disabled = 
           <FieldItem
             key={field.key}
             field={field}
+            known={files[field.key]}
             disabled={disabled || (editable !== null && !editable.includes(field.key))}
           />
         ))}
@@ -33,11 +44,28 @@ export function FormRenderer({ schema, hidden = [], editable = null, disabled = 
   );
 }
 
-function FieldItem({ field, disabled }: { field: FormField; disabled: boolean }) {
+function FieldItem({
+  field,
+  disabled,
+  known,
+}: {
+  field: FormField;
+  disabled: boolean;
+  known?: readonly FileInfo[];
+}) {
   const { t } = useTranslation();
+  // Uploads under way: the form is not sent until they have ended.
+  const uploading = useRef(0);
+  const onPendingChange = useCallback((n: number) => {
+    uploading.current = n;
+  }, []);
   const rule: AntRule = {
     validator: async (_, value: unknown) => {
+      if (field.type === 'file' && uploading.current > 0)
+        throw new Error(t('form.file.wait', { label: field.label }));
       const problem = fieldProblem(field, value);
+      if (field.type === 'file' && problem === 'range')
+        throw new Error(t('form.file.atMost', { label: field.label, count: field.maxCount ?? 1 }));
       if (problem) {
         throw new Error(
           t(`validation.${problem}`, {
@@ -124,6 +152,19 @@ function FieldItem({ field, disabled }: { field: FormField; disabled: boolean })
       return (
         <Form.Item {...common}>
           <DeptSelect disabled={disabled} allowClear />
+        </Form.Item>
+      );
+    case 'file':
+      return (
+        <Form.Item {...common}>
+          <FileUpload
+            aria-label={t('form.file.chooseFor', { label: field.label })}
+            known={known}
+            maxCount={field.maxCount ?? 1}
+            accept={field.accept}
+            disabled={disabled}
+            onPendingChange={onPendingChange}
+          />
         </Form.Item>
       );
     case 'switch':

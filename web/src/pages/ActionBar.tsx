@@ -277,8 +277,8 @@ function ActionModal({
             </Radio.Group>
           </Form.Item>
         )}
-        {action === 'resubmit' && schema && <FormRenderer schema={schema} />}
-        {editSchema && <FormRenderer schema={editSchema} />}
+        {action === 'resubmit' && schema && <FormRenderer schema={schema} files={instance.files} />}
+        {editSchema && <FormRenderer schema={editSchema} files={instance.files} />}
         {action !== 'resubmit' && (
           <Form.Item
             name="comment"

@@ -27,6 +27,7 @@ export default function InstanceDetail() {
       taskNodeId={mine?.node_id ?? null}
       task={mine ?? null}
       refetch={() => void detail.refetch()}
+      refreshFiles={async () => (await detail.refetch()).data?.files}
     />
   );
 }

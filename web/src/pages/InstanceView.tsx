@@ -8,6 +8,7 @@ import type {
   ActionName,
   Definition,
   Diagram,
+  FileInfo,
   FormSchema,
   InstanceDetail,
   Task,
@@ -56,6 +57,7 @@ export function InstanceView({
   taskNodeId = null,
   task = null,
   refetch,
+  refreshFiles,
 }: {
   instance: InstanceDetail;
   actions: ActionName[];
@@ -65,6 +67,8 @@ export function InstanceView({
   /** The caller's task this page is about: held on behalf of someone, it says so. */
   task?: Task | null;
   refetch: () => void;
+  /** Fetches the detail again and answers its `files` (fresh download links). */
+  refreshFiles?: () => Promise<Record<string, FileInfo[]> | undefined>;
 }) {
   const { t } = useTranslation();
   const { me } = useAuth();
@@ -186,7 +190,12 @@ export function InstanceView({
             </span>
           </Descriptions.Item>
         </Descriptions>
-        <FormValues form={instance.form} schema={schema} />
+        <FormValues
+          form={instance.form}
+          schema={schema}
+          files={instance.files}
+          refreshFiles={refreshFiles}
+        />
         <div style={{ marginTop: 16 }}>
           <ActionBar
             instance={instance}

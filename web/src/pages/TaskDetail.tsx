@@ -26,6 +26,7 @@ export default function TaskDetail() {
       taskNodeId={task.data.node_id}
       task={task.data}
       refetch={() => void task.refetch()}
+      refreshFiles={async () => (await task.refetch()).data?.instance.files}
     />
   );
 }
