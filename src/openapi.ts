@@ -1,3 +1,4 @@
+import { OAUTH2_PATHS } from './openapi-oauth2.js';
 import { readFileSync } from 'node:fs';
 import type { Kernel } from './platform/kernel.js';
 import type { Settings } from './config/settings.js';
@@ -53,7 +54,7 @@ export async function buildOpenApiDocument(kernel: Kernel): Promise<Document> {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
-  const paths: Document = { ...GATEWAY_PATHS };
+  const paths: Document = { ...GATEWAY_PATHS, ...OAUTH2_PATHS };
   const schemas: Document = {};
   // External sign-in routes exist only while it is configured; the document shows them always.
   const documented: Kernel = { ...kernel, settings: documentedSettings(kernel.settings) };

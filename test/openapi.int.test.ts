@@ -22,3 +22,30 @@ describe('OpenAPI document', () => {
     // Builds every service once more besides the platform: slow on a loaded two-core machine.
   }, 90_000);
 });
+
+describe('OpenAPI document: the OAuth2 protocol endpoints', () => {
+  it('documents each endpoint the discovery document names, at the path it is served', async () => {
+    const platform = await startTestPlatform();
+    try {
+      const committed = JSON.parse(await readFile(OPENAPI_PATH, 'utf8'));
+      const discovery = await platform.call('GET', '/.well-known/openid-configuration');
+      expect(discovery.status).toBe(200);
+      const named = [
+        'authorization_endpoint',
+        'token_endpoint',
+        'introspection_endpoint',
+        'revocation_endpoint',
+        'userinfo_endpoint',
+        'jwks_uri',
+      ].map((key) => new URL(discovery.body[key]).pathname);
+      for (const path of [...named, '/.well-known/openid-configuration']) {
+        expect(Object.keys(committed.paths), path).toContain(path);
+      }
+      expect(committed.paths['/api/v1/oauth2/token'].post.tags).toEqual(['oauth2']);
+      const jwks = await platform.call('GET', '/api/v1/oauth2/jwks');
+      expect([jwks.status, Array.isArray(jwks.body.keys)]).toEqual([200, true]);
+    } finally {
+      await platform.close();
+    }
+  });
+});

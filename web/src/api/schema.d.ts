@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The discovery document at the host root (the same document) */
+        get: operations["getWellKnownOpenidConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bpm/admin/reassign": {
         parameters: {
             query?: never;
@@ -1639,6 +1656,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oauth2/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OpenID Connect discovery document (issuer `<OIDC_ISSUER_URL>/api/v1/oauth2`) */
+        get: operations["getOauth2WellKnownOpenidConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth2/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Authorization endpoint: authorization code with PKCE (RFC 6749 §4.1, RFC 7636) */
+        get: operations["getOauth2Authorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth2/clients": {
         parameters: {
             query?: never;
@@ -1687,6 +1738,91 @@ export interface paths {
         put?: never;
         /** Rotate the client secret; the new one is shown in this response only */
         post: operations["postOauth2ClientsByIdSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth2/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Token introspection (RFC 7662), for confidential clients */
+        post: operations["postOauth2Introspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth2/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public signing keys (JWK Set), retired ones for 61 minutes */
+        get: operations["getOauth2Jwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth2/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Token revocation (RFC 7009) */
+        post: operations["postOauth2Revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth2/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Token endpoint: authorization_code, refresh_token (rotated), client_credentials */
+        post: operations["postOauth2Token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth2/userinfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** UserInfo (OpenID Connect Core §5.3), with an access token of this server */
+        get: operations["getOauth2Userinfo"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2422,6 +2558,36 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getWellKnownOpenidConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the discovery document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer?: string;
+                        authorization_endpoint?: string;
+                        token_endpoint?: string;
+                        jwks_uri?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     postBpmAdminReassign: {
         parameters: {
             query?: never;
@@ -9020,6 +9186,88 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getOauth2WellKnownOpenidConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the discovery document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer?: string;
+                        authorization_endpoint?: string;
+                        token_endpoint?: string;
+                        jwks_uri?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getOauth2Authorize: {
+        parameters: {
+            query: {
+                /** @description code */
+                response_type: string;
+                client_id: string;
+                /** @description registered exactly */
+                redirect_uri: string;
+                /** @description openid, profile, email, offline_access */
+                scope?: string;
+                state?: string;
+                nonce?: string;
+                /** @description required for public clients */
+                code_challenge?: string;
+                /** @description S256 */
+                code_challenge_method?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description to the sign-in and consent pages, or back to `redirect_uri` with `code` and `state` (or `error`) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the request is refused (bare OAuth2 error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     getOauth2Clients: {
         parameters: {
             query?: {
@@ -9309,6 +9557,253 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postOauth2Introspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                    token_type_hint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `{active: false}` for any token that is not active, whoever issued it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the request is refused (bare OAuth2 error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getOauth2Jwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the key set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: Record<string, never>[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postOauth2Revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                    token_type_hint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description revoked, or unknown (the same answer) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the request is refused (bare OAuth2 error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postOauth2Token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    grant_type: "authorization_code" | "refresh_token" | "client_credentials";
+                    code?: string;
+                    redirect_uri?: string;
+                    code_verifier?: string;
+                    refresh_token?: string;
+                    scope?: string;
+                    client_id?: string;
+                    client_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the tokens (bare JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @constant */
+                        token_type: "Bearer";
+                        expires_in: number;
+                        refresh_token?: string;
+                        id_token?: string;
+                        scope?: string;
+                    };
+                };
+            };
+            /** @description the request is refused (bare OAuth2 error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description invalid_client */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getOauth2Userinfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the claims the token’s scopes allow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sub: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
