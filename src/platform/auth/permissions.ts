@@ -12,6 +12,12 @@ export interface PermissionSpec {
   code: string;
   description: string;
   routes: readonly string[];
+  /**
+   * Its routes also need a platform administrator (the platform's own records: tenants, menus,
+   * packages, error texts, templates, certificates, monitoring, the code generator): granted in
+   * a tenant's role it opens nothing.
+   */
+  platformOnly?: boolean;
 }
 
 /**

@@ -7,21 +7,25 @@ import { permissionGuards, type PermissionSpec } from '../../platform/auth/permi
 export const MONITOR_PERMISSIONS = [
   {
     code: 'monitor:service:list',
+    platformOnly: true,
     description: 'See the services\u2019 health probes (GET /api/v1/monitor/services)',
     routes: ['GET /api/v1/monitor/services'],
   },
   {
     code: 'monitor:job:list',
+    platformOnly: true,
     description: 'See the background jobs\u2019 heartbeats (GET /api/v1/monitor/jobs/heartbeats)',
     routes: ['GET /api/v1/monitor/jobs/heartbeats'],
   },
   {
     code: 'monitor:metric:list',
+    platformOnly: true,
     description: 'See metric trends (GET /api/v1/monitor/metrics/trends)',
     routes: ['GET /api/v1/monitor/metrics/trends'],
   },
   {
     code: 'monitor:alert:list',
+    platformOnly: true,
     description: 'See alert rules and alerts',
     routes: [
       'GET /api/v1/monitor/alert-rules',
@@ -31,16 +35,19 @@ export const MONITOR_PERMISSIONS = [
   },
   {
     code: 'monitor:alert:create',
+    platformOnly: true,
     description: 'Create alert rules',
     routes: ['POST /api/v1/monitor/alert-rules'],
   },
   {
     code: 'monitor:alert:update',
+    platformOnly: true,
     description: 'Change alert rules',
     routes: ['PUT /api/v1/monitor/alert-rules/:id'],
   },
   {
     code: 'monitor:alert:delete',
+    platformOnly: true,
     description: 'Delete alert rules',
     routes: ['DELETE /api/v1/monitor/alert-rules/:id'],
   },

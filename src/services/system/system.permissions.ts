@@ -9,11 +9,13 @@ import { permissionGuards, type PermissionSpec } from '../../platform/auth/permi
 export const SYSTEM_PERMISSIONS = [
   {
     code: 'system:error-text:list',
+    platformOnly: true,
     description: 'List the error codes with their default and current texts (platform)',
     routes: ['GET /api/v1/system/error-texts'],
   },
   {
     code: 'system:error-text:update',
+    platformOnly: true,
     description: "Change or restore an error code's text (platform)",
     routes: ['PUT /api/v1/system/error-texts/:code', 'DELETE /api/v1/system/error-texts/:code'],
   },
@@ -69,11 +71,13 @@ export const SYSTEM_PERMISSIONS = [
   },
   {
     code: 'system:template:list',
+    platformOnly: true,
     description: 'List the notification templates (platform)',
     routes: ['GET /api/v1/system/templates'],
   },
   {
     code: 'system:template:update',
+    platformOnly: true,
     description: 'Change or restore a notification template (platform)',
     routes: [
       'PUT /api/v1/system/templates/:key/:lang',
@@ -82,16 +86,19 @@ export const SYSTEM_PERMISSIONS = [
   },
   {
     code: 'system:cert:list',
+    platformOnly: true,
     description: 'List and read the edge certificates (platform; never a private key)',
     routes: ['GET /api/v1/system/certificates', 'GET /api/v1/system/certificates/:id'],
   },
   {
     code: 'system:cert:create',
+    platformOnly: true,
     description: 'Upload an edge certificate with its private key (platform)',
     routes: ['POST /api/v1/system/certificates'],
   },
   {
     code: 'system:cert:delete',
+    platformOnly: true,
     description: 'Delete an edge certificate (platform)',
     routes: ['DELETE /api/v1/system/certificates/:id'],
   },

@@ -10391,6 +10391,8 @@ export interface operations {
                             description: string;
                             /** @description `METHOD /path` of each route that requires the code */
                             routes: string[];
+                            /** @description its routes also need a platform administrator: granted in a tenant role it opens nothing */
+                            platform_only: boolean;
                         }[];
                     };
                 };

@@ -8,6 +8,11 @@ const permissionView = z.object({
   code: z.string(),
   description: z.string(),
   routes: z.array(z.string()).describe('`METHOD /path` of each route that requires the code'),
+  platform_only: z
+    .boolean()
+    .describe(
+      'its routes also need a platform administrator: granted in a tenant role it opens nothing',
+    ),
 });
 
 /** The catalogue of every module, for the console's role editor: the same for every caller. */
@@ -23,7 +28,14 @@ export function registerPermissionRoutes(app: HttpApp, catalogue: readonly Permi
     },
     async (request) => {
       principalOf(request); // signed-in users only
-      return ok(catalogue.map((p) => ({ ...p, routes: [...p.routes] })));
+      return ok(
+        catalogue.map((p) => ({
+          code: p.code,
+          description: p.description,
+          routes: [...p.routes],
+          platform_only: p.platformOnly === true,
+        })),
+      );
     },
   );
 }
