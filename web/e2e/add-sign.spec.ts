@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiLogin, chain, createUser, publishFlow, startInstance } from './api';
-import { pickPerson, signedIn, type Person } from './session';
+import { type Person, pickPerson, signedIn, submitDialog } from './session';
 
 /** Add-sign (加签) before me: the added approver decides first, then the task comes back. */
 const admin: Person = { username: 'admin', password: 'admin123' };
@@ -41,8 +41,7 @@ test('an approver adds someone before them; they approve, then the task is back'
   await carolPage.getByRole('link').filter({ hasText: flow.name }).first().click();
   await expect(carolPage.getByTestId('instance-form')).toContainText('new laptop');
   await carolPage.getByTestId('action-approve').click();
-  await carolPage.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-  await expect(carolPage.getByRole('dialog')).toHaveCount(0);
+  await submitDialog(carolPage);
   await expect(carolPage.getByTestId('timeline')).toContainText(
     `Approved · Team lead · ${carol.username}`,
   );
@@ -50,8 +49,7 @@ test('an approver adds someone before them; they approve, then the task is back'
 
   const back = await signedIn(browser, bob, `/instances/${id}`);
   await back.getByTestId('action-approve').click();
-  await back.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-  await expect(back.getByRole('dialog')).toHaveCount(0);
+  await submitDialog(back);
   await expect(back.getByText('Approved').first()).toBeVisible();
   await expect(back.getByTestId('diagram-node-lead')).toHaveAttribute('data-state', 'done');
   await back.context().close();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiLogin, call, createRole, createUser, uniq, type User } from './api';
-import { choose, pickPerson, signedIn, type Person } from './session';
+import { choose, type Person, pickPerson, signedIn, submitDialog } from './session';
 
 /**
  * One story, in order: an admin designs and publishes a two-step flow with a branch and a form;
@@ -136,7 +136,7 @@ test('the initiator previews the route and starts two requests; the amount shows
   await expect(page.getByTestId('timeline')).toContainText('Started');
   // The initiator reminds the waiting approver (催办): the server offers it, the timeline shows it.
   await page.getByTestId('action-urge').click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+  await submitDialog(page);
   await expect(page.getByTestId('timeline')).toContainText('Reminded the approvers');
   await startRequest(page, '10', 'taxi');
   test.info().annotations.push({ type: 'instance', description: String(big) });

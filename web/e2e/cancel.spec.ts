@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiLogin, call, chain, createUser, publishFlow, startInstance, todoTaskOf } from './api';
-import { signedIn, type Person } from './session';
+import { type Person, signedIn, submitDialog } from './session';
 
 /** Cancel: the initiator withdraws a request nobody decided yet; after a decision they cannot. */
 const admin: Person = { username: 'admin', password: 'admin123' };
@@ -32,8 +32,7 @@ test('the initiator cancels an undecided request, and cannot once an approver ac
   await expect(page.getByTestId('instance-initiator')).toHaveText(alice.username);
   await page.getByTestId('action-cancel').click();
   await page.getByTestId('action-comment').fill('Wrong dates, starting again');
-  await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await submitDialog(page);
   await expect(page.getByText('Canceled').first()).toBeVisible();
   await expect(page.getByTestId('timeline')).toContainText('Wrong dates, starting again');
   await expect(page.getByTestId('action-cancel')).toHaveCount(0);

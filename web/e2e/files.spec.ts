@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiLogin, call, chain, createUser, publishFlow, todoTaskOf, uniq, type User } from './api';
 import { audit } from './axe';
-import { choose, signedIn, type Person } from './session';
+import { choose, type Person, signedIn, submitDialog } from './session';
 
 /**
  * BPM file fields: an administrator adds a required File field taking PDFs in the designer; an
@@ -159,8 +159,7 @@ test('the approver sees the file by name and its link serves the uploaded bytes'
   expect.soft(await audit(page)).toEqual([]);
 
   await page.getByTestId('action-approve').click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await submitDialog(page);
   await page.context().close();
 });
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiLogin, call, chain, createUser, publishFlow, startInstance, todoTaskOf } from './api';
-import { signedIn, type Person } from './session';
+import { type Person, signedIn, submitDialog } from './session';
 
 /** Delegation and its end: the delegatee hands the task back (resolve), the owner decides. */
 const admin: Person = { username: 'admin', password: 'admin123' };
@@ -32,8 +32,7 @@ test('the delegatee hands the task back and the owner approves it', async ({
   await expect(davePage.getByTestId('action-approve')).toHaveCount(0);
   await davePage.getByTestId('action-resolve').click();
   await davePage.getByTestId('action-comment').fill('Checked the receipts');
-  await davePage.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-  await expect(davePage.getByRole('dialog')).toHaveCount(0);
+  await submitDialog(davePage);
   await expect(davePage.getByTestId('timeline')).toContainText('Handed back');
   await expect(davePage.getByTestId('timeline')).toContainText('Checked the receipts');
   await davePage.context().close();
@@ -41,8 +40,7 @@ test('the delegatee hands the task back and the owner approves it', async ({
   const bobPage = await signedIn(browser, bob);
   await bobPage.getByRole('link').filter({ hasText: flow.name }).first().click();
   await bobPage.getByTestId('action-approve').click();
-  await bobPage.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-  await expect(bobPage.getByRole('dialog')).toHaveCount(0);
+  await submitDialog(bobPage);
   await expect(bobPage.getByTestId('diagram-node-lead')).toHaveAttribute('data-state', 'done');
   await bobPage.context().close();
 });

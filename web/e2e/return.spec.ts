@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiLogin, call, chain, createUser, publishFlow, startInstance } from './api';
-import { signedIn, type Person } from './session';
+import { type Person, signedIn, submitDialog } from './session';
 
 /**
  * Returns: the second approver sends the request back to the previous step, that approver
@@ -11,8 +11,7 @@ const admin: Person = { username: 'admin', password: 'admin123' };
 async function act(page: Page, action: string, comment: string) {
   await page.getByTestId(`action-${action}`).click();
   await page.getByTestId('action-comment').fill(comment);
-  await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await submitDialog(page);
 }
 
 test('return to the previous step, then to the initiator, who resubmits', async ({
@@ -52,7 +51,7 @@ test('return to the previous step, then to the initiator, who resubmits', async 
   await carolPage.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
   await expect(carolPage.getByText('A comment is required')).toBeVisible();
   await carolPage.getByTestId('action-comment').fill('Which budget line?');
-  await carolPage.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+  await submitDialog(carolPage);
   await expect(carolPage.getByTestId('timeline')).toContainText('Returned to previous step');
   await expect(carolPage.getByTestId('timeline')).toContainText('Which budget line?');
   await expect(carolPage.getByTestId('diagram-node-first')).toHaveAttribute('data-state', 'active');

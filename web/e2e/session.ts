@@ -59,3 +59,20 @@ export async function pickPerson(
   // Escape would choose the highlighted option or close the dialog around it).
   await box.evaluate((el) => (el as HTMLElement).blur());
 }
+
+/**
+ * Submits the open dialog and waits until it closes. A click that lands while the dialog is still
+ * opening can be lost (CI saw the dialog stay open, its button never pressed): it is tried
+ * again while the dialog is open; a button that took the click shows it is busy and ignores
+ * another, so nothing is sent twice.
+ */
+export async function submitDialog(page: Page, name = 'Submit') {
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(async () => {
+    if (await dialog.isVisible()) {
+      await dialog.getByRole('button', { name }).click({ timeout: 2000 });
+    }
+    await expect(dialog).toHaveCount(0, { timeout: 3000 });
+  }).toPass({ timeout: 20_000 });
+}
