@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { SERVICE_MODULES } from '../../src/start.js';
 import { createUserWith } from '../bpm/fixtures.js';
 import { auditRowsOf, createTenant, eventually } from './system-fixtures.js';
 
@@ -44,6 +45,18 @@ describe('error texts', () => {
     );
     const fromBpm = await bpm404();
     expect([fromBpm.status, fromBpm.body.code, fromBpm.body.message]).toEqual([404, 40400, text]);
+    // Every service of the module list answers an unknown route of its own with it.
+    const prefixes = SERVICE_MODULES.map((m) => m.routes[0]!.prefix).filter((prefix) =>
+      prefix.startsWith('/api/v1/'),
+    );
+    expect(prefixes.length).toBe(SERVICE_MODULES.length);
+    for (const prefix of prefixes) {
+      const path = `${prefix.replace('/oauth2', '/oauth2/clients')}/no-such-route/1`;
+      expect(
+        await eventually(async () => (await call('GET', path)).body.message === text, 5000),
+        path,
+      ).toBe(true);
+    }
     const listed = (await call('GET', '/api/v1/system/error-texts')).body.data;
     expect(listed.find((t: any) => t.code === 40400)).toMatchObject({
       message: text,

@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import type { AuditTables } from '../../platform/audit/business-audit.js';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics, type ServiceMetrics } from '../../platform/metrics/metrics.js';
+import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import { registerBusinessAuditRoutes } from './business-audit/business-audit.routes.js';
 import { registerLoginLogRoutes } from './login-logs/login-logs.routes.js';
 import { registerOperationLogRoutes } from './operation-logs/operation-logs.routes.js';
@@ -16,18 +17,9 @@ import { registerOperationLogRoutes } from './operation-logs/operation-logs.rout
 export async function buildAuditApp(
   kernel: Kernel,
 ): Promise<{ app: HttpApp; metrics: ServiceMetrics | undefined }> {
-  const { settings, logger, cache } = kernel;
+  const { settings, cache } = kernel;
   const db = kernel.database.db;
-  const metrics = settings.metrics.enabled ? createMetrics('audit') : undefined;
-  const app = await createHttpApp({
-    service: 'audit',
-    logger,
-    metrics,
-    operationLog: kernel.operationLog,
-    errorTexts: kernel.errorTexts,
-    // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
-    trustProxy: 1,
-  });
+  const { app, metrics } = await createServiceApp(kernel, 'audit');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),

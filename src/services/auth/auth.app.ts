@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { GeoLocator } from '../../platform/geo/geo-locator.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
 import type { AuthPorts } from './auth.ports.js';
 import type { AuthTables } from './auth.tables.js';
 import { registerAuthRoutes } from './auth.routes.js';
@@ -81,15 +81,7 @@ export async function buildAuthApp(
 ): Promise<{ app: HttpApp; auth: AuthService; oauth: OAuthServer }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<AuthTables>();
-  const app = await createHttpApp({
-    service: 'auth',
-    logger,
-    metrics: settings.metrics.enabled ? createMetrics('auth') : undefined,
-    operationLog: kernel.operationLog,
-    errorTexts: kernel.errorTexts,
-    // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
-    trustProxy: 1,
-  });
+  const { app } = await createServiceApp(kernel, 'auth');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   const { auth, totp } = createAuthWithTotp(kernel, ports);
   registerReadiness(app, {

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { trustGatewayClientIp, verifyBearerTokens } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
 import type { BpmPorts } from './bpm.ports.js';
 import type { BpmTables } from './bpm.tables.js';
 import { registerDefinitionRoutes } from './definitions/definitions.routes.js';
@@ -35,17 +35,9 @@ const isPublic = (path: string) =>
   path.startsWith('/api/v1/bpm/internal/');
 
 export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ app: HttpApp }> {
-  const { settings, logger, cache } = kernel;
+  const { settings, cache } = kernel;
   const db = kernel.database.db.withTables<BpmTables>();
-  const app = await createHttpApp({
-    service: 'bpm',
-    logger,
-    metrics: settings.metrics.enabled ? createMetrics('bpm') : undefined,
-    operationLog: kernel.operationLog,
-    errorTexts: kernel.errorTexts,
-    // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
-    trustProxy: 1,
-  });
+  const { app } = await createServiceApp(kernel, 'bpm');
   // BPM is not behind forward-auth: it validates the Bearer JWT itself (signature, expiry,
   // session not revoked, user active), with the auth service's own rules (a port).
   trustGatewayClientIp(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
 import type { FilesPorts } from './files.ports.js';
 import { registerFilesRoutes, UPLOAD_PATH } from './files.routes.js';
 import { FilesService } from './files.service.js';
@@ -31,15 +31,7 @@ async function openStorage(kernel: Kernel): Promise<FileStorage> {
 export async function buildFilesApp(kernel: Kernel, ports: FilesPorts): Promise<HttpApp> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<FilesTables>();
-  const metrics = settings.metrics.enabled ? createMetrics('files') : undefined;
-  const app = await createHttpApp({
-    service: 'files',
-    logger,
-    metrics,
-    operationLog: kernel.operationLog,
-    errorTexts: kernel.errorTexts,
-    trustProxy: 1,
-  });
+  const { app } = await createServiceApp(kernel, 'files');
   trustGatewayHeaders(app, {
     signingSecret: settings.gateway.signingSecret,
     nonces: cache,

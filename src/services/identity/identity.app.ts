@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
 import { openMailer } from '../../platform/notify/mailer.js';
 import { registerDepartmentRoutes } from './departments/departments.routes.js';
 import { DepartmentsService } from './departments/departments.service.js';
@@ -30,15 +30,7 @@ export async function buildIdentityApp(
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<IdentityTables>();
   const audit = kernel.businessAudit;
-  const app = await createHttpApp({
-    service: 'identity',
-    logger,
-    metrics: settings.metrics.enabled ? createMetrics('identity') : undefined,
-    operationLog: kernel.operationLog,
-    errorTexts: kernel.errorTexts,
-    // One hop: the X-Forwarded-For the guard leaves is the address the gateway signed, or none.
-    trustProxy: 1,
-  });
+  const { app } = await createServiceApp(kernel, 'identity');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),

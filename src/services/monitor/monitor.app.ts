@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import type { JobSpec } from '../../platform/jobs/catalogue.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
 import { AlertEvaluator } from './alerts/alert-evaluator.js';
 import { registerAlertRoutes } from './alerts/alerts.routes.js';
 import { AlertRulesService } from './alerts/rules.service.js';
@@ -24,14 +24,7 @@ export async function buildMonitorApp(
 ): Promise<{ app: HttpApp; jobs: JobSpec[] }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<MonitorTables>();
-  const metrics = settings.metrics.enabled ? createMetrics('monitor') : undefined;
-  const app = await createHttpApp({
-    service: 'monitor',
-    logger,
-    metrics,
-    operationLog: kernel.operationLog,
-    trustProxy: 1,
-  });
+  const { app } = await createServiceApp(kernel, 'monitor');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
 import { registerErrorTextRoutes } from './error-texts/error-texts.routes.js';
 import { ErrorTextsService } from './error-texts/error-texts.service.js';
 import { registerCertificateRoutes } from './certificates/certificates.routes.js';
@@ -33,14 +33,7 @@ export async function buildSystemApp(kernel: Kernel, _ports: SystemPorts): Promi
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<SystemTables>();
   const audit = kernel.businessAudit;
-  const app = await createHttpApp({
-    service: 'system',
-    logger,
-    metrics: settings.metrics.enabled ? createMetrics('system') : undefined,
-    operationLog: kernel.operationLog,
-    errorTexts: kernel.errorTexts,
-    trustProxy: 1,
-  });
+  const { app } = await createServiceApp(kernel, 'system');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),

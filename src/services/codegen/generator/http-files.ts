@@ -301,24 +301,18 @@ export function appFile(n: Names): string {
   return `import { sql } from 'kysely';
 import { trustGatewayHeaders } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
-import { createHttpApp, type HttpApp } from '../../platform/http/server.js';
+import type { HttpApp } from '../../platform/http/server.js';
+import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
-import { createMetrics } from '../../platform/metrics/metrics.js';
 import type { ${n.Service}Tables } from './${n.service}.tables.js';
 import { register${n.Plural}Routes } from './${n.file}.routes.js';
 import { ${n.Plural}Service } from './${n.file}.service.js';
 
 /** The ${n.service} service: the ${n.pluralWords} of each tenant, behind the gateway. */
 export async function build${n.Service}App(kernel: Kernel): Promise<HttpApp> {
-  const { settings, logger, cache } = kernel;
+  const { settings, cache } = kernel;
   const db = kernel.database.db.withTables<${n.Service}Tables>();
-  const app = await createHttpApp({
-    service: '${n.service}',
-    logger,
-    metrics: settings.metrics.enabled ? createMetrics('${n.service}') : undefined,
-    operationLog: kernel.operationLog,
-    trustProxy: 1,
-  });
+  const { app } = await createServiceApp(kernel, '${n.service}');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   registerReadiness(app, {
     database: () => sql\`SELECT 1\`.execute(db),
