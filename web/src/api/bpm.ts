@@ -3,6 +3,7 @@
  * paths; shapes the OpenAPI document leaves open (the diagram, node trees) are declared here.
  */
 import { api, data } from './client';
+import type { paths } from './schema';
 
 export interface Page<T> {
   list: T[];
@@ -142,16 +143,9 @@ export interface InstanceDetail {
   files?: Record<string, FileInfo[]>;
 }
 
-/** A file a form holds, as a detail answers it: `url` is a signed link until `expires_at`. */
-export interface FileInfo {
-  id: number;
-  name: string;
-  size: number;
-  content_type: string;
-  uploaded_by: number;
-  url: string;
-  expires_at: string;
-}
+/** A file a form holds, as a detail answers it (the generated contract, not a copy of it). */
+export type FileInfo =
+  paths['/api/v1/bpm/instances/{id}']['get']['responses'][200]['content']['application/json']['data']['files'][string][number];
 
 export interface Diagram {
   tree: FlowNode;
