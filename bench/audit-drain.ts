@@ -24,7 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { sql } from 'kysely';
-import { loadSettings } from '../src/config/settings.js';
+import { loadSettings } from '../src/start.js';
 import { openKernel, type Kernel } from '../src/platform/kernel.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { durableName } from '../src/platform/stream/jetstream-consumer.js';

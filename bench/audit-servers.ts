@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { loadSettings } from '../src/config/settings.js';
+import { loadSettings } from '../src/start.js';
 import type { HttpApp } from '../src/platform/http/server.js';
 import { openKernel, type Kernel } from '../src/platform/kernel.js';
 import { createLogger } from '../src/platform/logging/logger.js';
@@ -48,7 +48,7 @@ const logger = createLogger('warn');
 const kernel = await openKernel(settings, logger);
 await seedIdentity(
   kernel.database.db.withTables<IdentityTables>(),
-  { production: false, adminInitialPassword: settings.auth.adminInitialPassword },
+  { production: false, adminInitialPassword: settings.adminInitialPassword },
   logger,
 );
 

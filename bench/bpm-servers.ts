@@ -18,7 +18,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadSettings } from '../src/config/settings.js';
+import { loadSettings } from '../src/start.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { startPlatform } from '../src/start.js';
 

@@ -6,7 +6,7 @@
  */
 import httpProxy from '@fastify/http-proxy';
 import Fastify from 'fastify';
-import { loadSettings } from '../src/config/settings.js';
+import { loadSettings } from '../src/start.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { startPlatform } from '../src/start.js';
 import { createScratchDatabase } from '../test/helpers/scratch-database.js';

@@ -1,6 +1,6 @@
 /** Writes docs/openapi.json from the route schemas: `npm run openapi`. */
 import { writeFile } from 'node:fs/promises';
-import { loadSettings } from '../src/config/settings.js';
+import { loadSettings } from '../src/start.js';
 import { createLogger } from '../src/platform/logging/logger.js';
 import { openKernel } from '../src/platform/kernel.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from '../src/openapi.js';

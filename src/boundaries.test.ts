@@ -45,8 +45,8 @@ describe('import boundaries', () => {
         [
           "import { bpmJobs } from './jobs/bpm.jobs.js';",
           "import { startJobs } from '../../platform/jobs/lifecycle.js';",
-          "import { loadSettings } from '../../config/settings.js';",
-          'const x = [bpmJobs, startJobs, loadSettings];',
+          "import { parseSettings } from '../../config/settings.js';",
+          'const x = [bpmJobs, startJobs, parseSettings];',
         ].join('\n'),
       ),
     ).toEqual([]);

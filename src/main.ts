@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadSettings } from './config/settings.js';
+import { loadSettings } from './start.js';
+import { ConfigError } from './config/settings.js';
 import { routeConsoleTo } from './platform/logging/console-bridge.js';
 import { createLogger } from './platform/logging/logger.js';
 

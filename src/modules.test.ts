@@ -1,6 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from './config/settings.js';
+import { ConfigError, parseSettings } from './config/settings.js';
+import { int } from './config/env-fields.js';
+import { defineSettings } from './config/slice.js';
+import { loadSettings } from './start.js';
 import {
   GATEWAY_ROUTES,
   permissionCatalogue,
@@ -37,6 +40,39 @@ describe('the module list', () => {
       // A code a module requires but another declares must be in the catalogue.
       for (const used of m.uses ?? []) expect(codes).toContain(used);
     }
+  });
+
+  it('loads each module’s settings slice as `settings.<name>` (the file beside it declares it)', () => {
+    const settings = loadSettings({}) as unknown as Record<string, unknown>;
+    for (const m of SERVICE_MODULES) {
+      const file = new URL(`./services/${m.name}/${m.name}.settings.ts`, import.meta.url);
+      expect(m.settings !== undefined, `${m.name} declares its settings file`).toBe(
+        existsSync(file),
+      );
+      if (m.settings) expect(settings[m.name]).toEqual(expect.any(Object));
+    }
+    expect(settings.files).toMatchObject({ storageType: 'local', maxSize: 50 * 1024 * 1024 });
+  });
+
+  it('refuses a variable two slices declare, and reports a slice’s bad value by its name', () => {
+    const slice = defineSettings({
+      env: { PROBE_LIMIT: int(1, 1, 9) },
+      shape: (env) => env.PROBE_LIMIT,
+    });
+    expect(() =>
+      parseSettings({}, [
+        { name: 'a', settings: slice },
+        { name: 'b', settings: slice },
+      ]),
+    ).toThrow(/b declares PROBE_LIMIT/);
+    expect(parseSettings({ PROBE_LIMIT: '7' }, [{ name: 'probe', settings: slice }])).toMatchObject(
+      {
+        probe: 7,
+      },
+    );
+    expect(() =>
+      parseSettings({ PROBE_LIMIT: '10' }, [{ name: 'probe', settings: slice }]),
+    ).toThrow(ConfigError);
   });
 
   it('declares each job once, under its module’s name (`<service>.<job>`)', () => {

@@ -27,19 +27,22 @@ const GATEWAY_PATHS: Document = {
 
 /** Settings with every optional route on (external sign-in with a GitHub provider unless one is set, the code generator's write), for the document. */
 function documentedSettings(settings: Settings): Settings {
-  const external = settings.externalLogin;
+  const external = settings.auth.externalLogin;
   return {
     ...settings,
     // Likewise the code generator's write route, which exists only where it is turned on.
     codegen: { ...settings.codegen, writeEnabled: true },
-    externalLogin: {
-      ...external,
-      enabled: true,
-      github: external.github ?? {
-        clientId: 'documentation',
-        clientSecret: 'documentation',
-        baseUrl: 'https://github.com',
-        apiUrl: 'https://api.github.com',
+    auth: {
+      ...settings.auth,
+      externalLogin: {
+        ...external,
+        enabled: true,
+        github: external.github ?? {
+          clientId: 'documentation',
+          clientSecret: 'documentation',
+          baseUrl: 'https://github.com',
+          apiUrl: 'https://api.github.com',
+        },
       },
     },
   };

@@ -1,27 +1,19 @@
 import type { Logger } from 'pino';
-import type { Settings } from './config/settings.js';
+import { parseSettings, type Settings } from './config/settings.js';
+import { startGateway } from './front-door.js';
 import type { BearerVerifier } from './platform/auth/guard.js';
-import { OperationLogRecorder } from './platform/audit/operation-log.js';
-import { openOperationLogSink } from './platform/audit/operation-log-writer.js';
-import { openCache } from './platform/cache/cache.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { migrate } from './platform/db/migrator.js';
-import { listen, startMetricsListener } from './platform/http/listen.js';
+import { listen } from './platform/http/listen.js';
 import { startJobs } from './platform/jobs/lifecycle.js';
 import { openKernel, type Kernel } from './platform/kernel.js';
-import { createMetrics } from './platform/metrics/metrics.js';
 import type { PermissionSpec } from './platform/auth/permissions.js';
 import { assertJobsDeclared } from './platform/module.js';
 import type { ServiceInstance, ServiceModule } from './platform/module.js';
 import { auditModule } from './services/audit/index.js';
 import { authModule, createBearerVerifier } from './services/auth/index.js';
 import { bpmHoldsFile, bpmModule, bpmOpenTasks } from './services/bpm/index.js';
-import {
-  buildGatewayApp,
-  HttpForwardAuth,
-  LocalForwardAuth,
-  type GatewayRoute,
-} from './services/gateway/index.js';
+import type { GatewayRoute } from './services/gateway/index.js';
 import { filesModule, filesOfTenant } from './services/files/index.js';
 import { codegenModule } from './services/codegen/index.js';
 import { monitorModule, type MonitorPorts } from './services/monitor/index.js';
@@ -139,6 +131,14 @@ export const SERVICE_MODULES: readonly Omit<ServiceModule<never>, 'create'>[] = 
   (m) => m.module,
 );
 
+/**
+ * Parses the environment once, for the platform and every module's settings slice; throws
+ * ConfigError naming every bad setting.
+ */
+export function loadSettings(source: NodeJS.ProcessEnv = process.env): Settings {
+  return parseSettings(source, SERVICE_MODULES);
+}
+
 const moduleOf = (name: ServiceName) => MODULES.find((m) => m.module.name === name)!;
 
 /** Default port of each service in one-service-per-process mode. */
@@ -163,7 +163,7 @@ export function buildService(name: ServiceName, kernel: Kernel): Promise<Service
 function seed(database: DatabaseHandle, settings: Settings, logger: Logger): Promise<void> {
   return seedIdentityData(
     database,
-    { production: settings.production, adminInitialPassword: settings.auth.adminInitialPassword },
+    { production: settings.production, adminInitialPassword: settings.adminInitialPassword },
     logger,
   );
 }
@@ -260,7 +260,14 @@ export async function startProcess(
     let url = plan.services.length === 1 ? serviceUrls[plan.services[0]!]! : '';
     let metricsUrl: string | undefined;
     if (plan.gateway) {
-      const front = await startGateway(settings, logger, kernel, serviceUrls, providers);
+      const front = await startGateway(
+        settings,
+        logger,
+        kernel,
+        serviceUrls,
+        GATEWAY_ROUTES,
+        providers?.verifyBearer,
+      );
       closers.unshift(front.close);
       url = front.url;
       metricsUrl = front.metricsUrl;
@@ -268,7 +275,7 @@ export async function startProcess(
     // The address clients reach the platform at (the OAuth2 issuer's base): OIDC_ISSUER_URL,
     // else this process's gateway, else the gateway's default address.
     const publicUrl =
-      settings.oidc.issuerBase ??
+      settings.auth.oidc.issuerBase ??
       (plan.gateway ? url : `http://localhost:${settings.http.port || 8080}`);
     for (const service of instances) await service.onPublicUrl?.(publicUrl);
     logger.info(
@@ -291,68 +298,6 @@ export async function startProcess(
   }
 }
 
-/**
- * The front door: proxies to the services of this process, or else to `*_SERVICE_URL`;
- * forward-auth is a function call when the auth service runs here, else an HTTP request.
- */
-async function startGateway(
-  settings: Settings,
-  logger: Logger,
-  kernel: Kernel | undefined,
-  local: Partial<Record<ServiceName, string>>,
-  providers: Providers | undefined,
-) {
-  // Alone, the gateway fronts the services whose *_SERVICE_URL is set (and only those).
-  const upstreams = kernel
-    ? local
-    : (Object.fromEntries(
-        Object.entries(settings.serviceUrls).filter(([name]) =>
-          (SERVICE_NAMES as readonly string[]).includes(name),
-        ),
-      ) as Partial<Record<ServiceName, string>>);
-  const cache = kernel?.cache ?? openCache(settings.redis, logger);
-  const recording = kernel ? undefined : await openGatewayRecorder(settings, logger);
-  const metrics = settings.metrics.enabled ? createMetrics('gateway') : undefined;
-  const gateway = await buildGatewayApp({
-    routes: GATEWAY_ROUTES,
-    settings,
-    logger,
-    cache,
-    upstreams,
-    metrics,
-    operationLog: kernel?.operationLog ?? recording?.recorder,
-    errorTexts: kernel?.errorTexts,
-    forwardAuth:
-      local.auth && providers
-        ? new LocalForwardAuth(providers.verifyBearer)
-        : upstreams.auth
-          ? new HttpForwardAuth(upstreams.auth)
-          : undefined,
-  });
-  const closers: Array<() => Promise<unknown>> = [() => gateway.close()];
-  try {
-    const url = await listen(gateway.app, settings.http.host, settings.http.port);
-    const listener = metrics
-      ? await startMetricsListener(metrics.registry, settings.metrics.port)
-      : undefined;
-    if (listener) closers.push(listener.close);
-    return {
-      url,
-      metricsUrl: listener?.url,
-      async close() {
-        for (const close of closers) await close().catch(() => undefined);
-        await recording?.close();
-        if (!kernel) await cache.close();
-      },
-    };
-  } catch (err) {
-    for (const close of closers) await close().catch(() => undefined);
-    await recording?.close();
-    if (!kernel) await cache.close();
-    throw err;
-  }
-}
-
 /** The all-in-one platform: every service runs here, so the kernel and every URL are set. */
 export interface AllInOnePlatform extends RunningPlatform {
   serviceUrls: Record<ServiceName, string>;
@@ -371,24 +316,4 @@ export function startService(
   logger: Logger,
 ): Promise<RunningPlatform> {
   return startProcess(onePlan(name), settings, logger);
-}
-
-/**
- * The one-service gateway records the requests it refuses itself (the services record the rest)
- * when it is given DATABASE_URL; it never migrates, and without the database it records nothing.
- */
-async function openGatewayRecorder(settings: Settings, logger: Logger) {
-  if (!settings.database.url) {
-    logger.warn('gateway without DATABASE_URL: requests it refuses itself are not recorded');
-    return undefined;
-  }
-  const sink = openOperationLogSink({ url: settings.database.url, logger });
-  const recorder = new OperationLogRecorder({ write: sink.write, logger });
-  return {
-    recorder,
-    async close() {
-      await recorder.close();
-      await sink.close();
-    },
-  };
 }

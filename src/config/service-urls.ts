@@ -1,19 +1,4 @@
-import { z } from 'zod';
-
-/** An optional URL setting: empty is unset. */
-export const url = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v.trim() === '') return undefined;
-    try {
-      new URL(v);
-      return v;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a URL' });
-      return z.NEVER;
-    }
-  });
+import { url } from './env-fields.js';
 
 /** `<NAME>_SERVICE_URL`: where a lone gateway finds the service `name` (src/start.ts lists them). */
 const SERVICE_URL_KEY = /^([A-Z][A-Z0-9]*)_SERVICE_URL$/;

@@ -48,7 +48,7 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
   const operationLog = new OperationLogRecorder({ write: operationLogSink.write, logger });
   const errorTexts = new ErrorTexts({
     load: errorTextsFromTable(database.db),
-    refreshMs: settings.system.errorTextRefreshMs,
+    refreshMs: settings.errorTextRefreshMs,
     logger,
   });
   await errorTexts.start();
@@ -59,8 +59,8 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
     cache,
     stream,
     operationLog,
-    passwords: new PasswordHasher(settings.auth.passwordHash),
-    businessAudit: new BusinessAuditWriter(settings.audit.chain.linkKey),
+    passwords: new PasswordHasher(settings.passwordHash),
+    businessAudit: new BusinessAuditWriter(settings.auditChain.linkKey),
     errorTexts,
     async close() {
       errorTexts.stop();

@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import type { SettingsSlice } from '../config/slice.js';
 import type { HttpApp } from './http/server.js';
 import type { JobDeclaration, JobSpec } from './jobs/catalogue.js';
 import type { PermissionSpec } from './auth/permissions.js';
@@ -58,6 +59,11 @@ export interface ServiceModule<Ports = Record<string, never>, Name extends strin
    * including one that has never reported. A built job it does not declare fails the start.
    */
   jobs: readonly JobDeclaration[];
+  /**
+   * The environment variables it reads and the shape its code sees as `settings.<name>`
+   * (`<name>.settings.ts` beside it, which adds that shape to `ModuleSettings`).
+   */
+  settings?: SettingsSlice;
   create(kernel: Kernel, ports: Ports): Promise<ServiceInstance>;
 }
 

@@ -21,7 +21,7 @@ let platform: TestPlatform;
 let admin: string;
 let dir: string;
 const db = () => platform.kernel.database.db.withTables<AuditTables>() as Kysely<AuditTables>;
-const chain = () => platform.settings.audit.chain;
+const chain = () => platform.settings.auditChain;
 
 beforeAll(async () => {
   // The tests run checkpoint rounds themselves; the background one must not run in between.

@@ -4,7 +4,7 @@
  * killed. Settings from the environment (DATABASE_URL, NATS_*), plus DRAIN_SUBJECT and
  * DRAIN_DURABLE.
  */
-import { loadSettings } from '../../src/config/settings.js';
+import { loadSettings } from '../../src/start.js';
 import { openKernel } from '../../src/platform/kernel.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { loginLogHandlers } from '../../src/services/audit/login-logs/login-logs.consumer.js';

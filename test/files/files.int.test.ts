@@ -248,7 +248,7 @@ describe('links', () => {
     const sig = params.get('sig')!;
     const expires = params.get('expires')!;
     const flipped = (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1);
-    const signer = new UrlSigner(platform.settings.uploads.urlSignSecret, 300);
+    const signer = new UrlSigner(platform.settings.files.urlSignSecret, 300);
     const expired = signer.sign(keyOf(file.url), Date.now() - 3_600_000).url;
     for (const url of [
       path,

@@ -3,7 +3,7 @@ import { GATEWAY_ROUTES } from '../../src/start.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config/settings.js';
+import { loadSettings } from '../../src/start.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
 import { startTestPlatform, TEST_JWT_SECRET, type TestPlatform } from '../helpers/platform.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GATEWAY_ROUTES, SERVICE_NAMES } from '../../src/start.js';
 import { request as rawRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config/settings.js';
+import { loadSettings } from '../../src/start.js';
 import type { OperationLogRecorder } from '../../src/platform/audit/operation-log.js';
 import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
 import { bodyDigest, signedGatewayHeaders } from '../../src/platform/auth/principal.js';

@@ -2,7 +2,7 @@ import { createServer, request as rawRequest, type IncomingHttpHeaders } from 'n
 import { GATEWAY_ROUTES } from '../../src/start.js';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config/settings.js';
+import { loadSettings } from '../../src/start.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';
 import { startTestPlatform, TEST_JWT_SECRET, type TestPlatform } from '../helpers/platform.js';

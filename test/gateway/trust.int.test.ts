@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GATEWAY_ROUTES, permissionCatalogue } from '../../src/start.js';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config/settings.js';
+import { loadSettings } from '../../src/start.js';
 import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { buildGatewayApp } from '../../src/services/gateway/gateway.app.js';

@@ -183,7 +183,7 @@ describe('OAuth client management', () => {
 
 describe('signing keys', () => {
   const oauthDb = () => platform.kernel.database.db.withTables<OAuthTables>();
-  const cipher = () => new KeyCipher(platform.settings.oidc.keyEncryptionKey);
+  const cipher = () => new KeyCipher(platform.settings.auth.oidc.keyEncryptionKey);
 
   it('stores the private key encrypted', async () => {
     const rows = await sql<{ private_jwk_encrypted: string; public_jwk: any }>`

@@ -27,7 +27,7 @@ export async function buildAuditApp(
   });
   // Feature registrations (one line each): operation logs, login logs, business audit.
   registerOperationLogRoutes(app, db);
-  const { linkKey, checkpointKey, checkpointFile } = settings.audit.chain;
+  const { linkKey, checkpointKey, checkpointFile } = settings.auditChain;
   registerBusinessAuditRoutes(app, db.withTables<AuditTables>(), {
     linkKey,
     checkpointKey,

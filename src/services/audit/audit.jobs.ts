@@ -25,7 +25,7 @@ export const AUDIT_JOBS = {
   notifyOutbox: {
     name: 'audit.notify_outbox',
     intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
-    intervalMs: (s) => s.notify.outbox.pollIntervalMs,
+    intervalMs: (s) => s.outbox.pollIntervalMs,
     enabled: always,
   },
   logRetention: {
@@ -37,7 +37,7 @@ export const AUDIT_JOBS = {
   chainCheckpoint: {
     name: 'audit.chain_checkpoint',
     intervalSetting: 'AUDIT_CHECKPOINT_INTERVAL',
-    intervalMs: (s) => s.audit.chain.checkpointIntervalMs,
+    intervalMs: (s) => s.auditChain.checkpointIntervalMs,
     enabled: always,
   },
 } satisfies Record<string, JobDeclaration>;
@@ -85,7 +85,7 @@ function newDeviceNoticeJob(kernel: Kernel, ports: AuditPorts): JobSpec {
     targetOf: () => notifyTarget(notify),
     deliverLocally,
     payloadOf: async (row) => ({ ...row.payload, ...(await textOf(row)) }),
-    ...notify.outbox,
+    ...kernel.settings.outbox,
   });
   return {
     ...declaredJob(AUDIT_JOBS.notifyOutbox, kernel.settings),
@@ -103,9 +103,10 @@ function newDeviceNoticeJob(kernel: Kernel, ports: AuditPorts): JobSpec {
  * counted in `audit_login_events_dead_total`.
  */
 export function auditJobs(kernel: Kernel, ports: AuditPorts, metrics?: ServiceMetrics): JobSpec[] {
-  const { retentionDays, retentionIntervalMs, geoOnlineUrl, loginAckWaitMs, loginRetryBackoffMs } =
+  const { retentionDays, retentionIntervalMs, loginAckWaitMs, loginRetryBackoffMs } =
     kernel.settings.audit;
-  const chain = kernel.settings.audit.chain;
+  const { geoOnlineUrl } = kernel.settings;
+  const chain = kernel.settings.auditChain;
   const dead = metrics?.counter(
     'audit_login_events_dead_total',
     'Login events not stored after their last delivery (kept in stream_dead_letters)',

@@ -11,11 +11,13 @@ import type { ServiceModule } from '../../platform/module.js';
 import { buildAuditApp } from './audit.app.js';
 import { AUDIT_JOBS, auditJobs } from './audit.jobs.js';
 import type { AuditPorts } from './audit.ports.js';
+import { auditSettings } from './audit.settings.js';
 
 export type { AuditPorts } from './audit.ports.js';
 
 export const auditModule: ServiceModule<AuditPorts, 'audit'> = {
   name: 'audit',
+  settings: auditSettings,
   permissions: AUDIT_PERMISSIONS,
   defaultPort: 8104,
   jobs: Object.values(AUDIT_JOBS),

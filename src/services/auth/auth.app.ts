@@ -48,7 +48,7 @@ function createAuthWithTotp(kernel: Kernel, ports: AuthPorts) {
   const db = kernel.database.db.withTables<AuthTables>();
   const totp = new TotpService({
     db: kernel.database.db.withTables<TotpTables>(),
-    cipher: new KeyCipher(`${settings.oidc.keyEncryptionKey}/totp`),
+    cipher: new KeyCipher(`${settings.auth.oidc.keyEncryptionKey}/totp`),
     cache,
     confirmPassword: (principal, password, ctx) =>
       auth.confirmPassword(principal, password, ctx, {
@@ -91,7 +91,7 @@ export async function buildAuthApp(
   registerAuthRoutes(app, auth);
   registerTotpRoutes(app, totp);
   // The same lookup as the login log's (AUDIT_GEO_ONLINE_URL when set, else offline).
-  const geo = new GeoLocator({ cache, onlineUrl: settings.audit.geoOnlineUrl });
+  const geo = new GeoLocator({ cache, onlineUrl: settings.geoOnlineUrl });
   const sessionRepo = createSessionRepo(db);
   registerSessionRoutes(
     app,
@@ -119,8 +119,8 @@ export async function buildAuthApp(
   app.addHook('onClose', async () => mailer?.close());
   // External sign-in: GitHub (OAuth2) and OpenID Connect providers (issue 11).
   let externalProviders: string[] = [];
-  if (settings.externalLogin.enabled) {
-    const { github, google, oidc } = settings.externalLogin;
+  if (settings.auth.externalLogin.enabled) {
+    const { github, google, oidc } = settings.auth.externalLogin;
     const providers = [
       ...(github ? [{ name: 'github' as const, ...github }] : []),
       ...(google
@@ -138,7 +138,7 @@ export async function buildAuthApp(
       providers,
       production: settings.production,
       redirectUrl: () =>
-        settings.externalLogin.redirectUrl ??
+        settings.auth.externalLogin.redirectUrl ??
         `${oauth.origin ?? `http://localhost:${settings.http.port}`}/oauth/callback`,
     });
     externalProviders = external.providerNames();
@@ -159,10 +159,10 @@ export async function buildAuthApp(
       logger: logger.child({ service: 'auth' }),
       mailer,
       production: settings.production,
-      forgotPerIp: settings.mail.forgotPerIp,
-      resetPerIp: settings.mail.resetPerIp,
+      forgotPerIp: settings.auth.passwordReset.forgotPerIp,
+      resetPerIp: settings.auth.passwordReset.resetPerIp,
       resetUrl: () =>
-        settings.mail.resetUrl ??
+        settings.auth.passwordReset.url ??
         `${oauth.origin ?? `http://localhost:${settings.http.port}`}/reset-password`,
       setPassword: (userId, hash) => ports.users.setPassword(userId, hash),
       renderText: ports.renderText,

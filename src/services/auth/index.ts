@@ -12,11 +12,13 @@ import { AUTH_USES } from './auth.permissions.js';
 import { AUTH_ROUTES } from './auth.routes-table.js';
 import { buildAuthApp, createAuthService } from './auth.app.js';
 import type { AuthPorts } from './auth.ports.js';
+import { authSettings } from './auth.settings.js';
 
 export type { AuthPorts, AuthUser, UserCredentials, UserDirectory } from './auth.ports.js';
 
 export const authModule: ServiceModule<AuthPorts, 'auth'> = {
   name: 'auth',
+  settings: authSettings,
   defaultPort: 8101,
   jobs: [],
   permissions: [],

@@ -54,7 +54,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   );
   const runner = new InstanceRunner({
     db,
-    notify: { enabled: settings.bpm.notify.enabled, inbox: ports.inbox !== undefined },
+    notify: { enabled: settings.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf,
     filesOf: ports.filesOf,
   });

@@ -16,11 +16,13 @@ import { isFileHeld } from './runtime/instance-files.repo.js';
 import type { BpmTables } from './bpm.tables.js';
 import { BPM_JOBS, bpmJobs } from './jobs/bpm.jobs.js';
 import { openTasksOf } from './tasks/tasks.repo.js';
+import { bpmSettings } from './bpm.settings.js';
 
 export type { BpmDirectory, BpmPorts, DirectoryOf, UserProfile } from './bpm.ports.js';
 
 export const bpmModule: ServiceModule<BpmPorts, 'bpm'> = {
   name: 'bpm',
+  settings: bpmSettings,
   permissions: BPM_PERMISSIONS,
   defaultPort: 8103,
   jobs: Object.values(BPM_JOBS),

@@ -6,9 +6,11 @@
 import type { ServiceModule } from '../../platform/module.js';
 import { buildCodegenApp } from './codegen.app.js';
 import { CODEGEN_PERMISSIONS } from './codegen.permissions.js';
+import { codegenSettings } from './codegen.settings.js';
 
 export const codegenModule: ServiceModule<Record<string, never>, 'codegen'> = {
   name: 'codegen',
+  settings: codegenSettings,
   permissions: CODEGEN_PERMISSIONS,
   defaultPort: 8108,
   routes: [{ prefix: '/api/v1/codegen' }],

@@ -18,7 +18,7 @@ export const streamsBody = (method: string, path: string): boolean =>
   method === 'POST' && path === UPLOAD_PATH;
 
 async function openStorage(kernel: Kernel): Promise<FileStorage> {
-  const { uploads } = kernel.settings;
+  const uploads = kernel.settings.files;
   return uploads.storageType === 'local'
     ? openLocalStorage(uploads.localDir)
     : openS3Storage(uploads.s3);
@@ -44,16 +44,16 @@ export async function buildFilesApp(kernel: Kernel, ports: FilesPorts): Promise<
     cache: () => cache.ping(),
     storage: () => storage.ping(),
   });
-  const signer = new UrlSigner(settings.uploads.urlSignSecret, settings.uploads.urlTtlSeconds);
+  const signer = new UrlSigner(settings.files.urlSignSecret, settings.files.urlTtlSeconds);
   const service = new FilesService({
     db,
     storage,
     signer,
     ports,
     audit: kernel.businessAudit,
-    maxSize: settings.uploads.maxSize,
+    maxSize: settings.files.maxSize,
     logger: logger.child({ service: 'files' }),
   });
-  await registerFilesRoutes(app, service, signer, settings.uploads.maxSize);
+  await registerFilesRoutes(app, service, signer, settings.files.maxSize);
   return app;
 }

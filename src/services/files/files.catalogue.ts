@@ -30,7 +30,7 @@ export function filesOfTenant(
   kernel: Kernel,
 ): <DB>(tenantId: number, on?: Kysely<DB>) => TenantFiles {
   const pool = kernel.database.db.withTables<FilesTables>();
-  const { uploads } = kernel.settings;
+  const uploads = kernel.settings.files;
   const signer = new UrlSigner(uploads.urlSignSecret, uploads.urlTtlSeconds);
   return (tenantId, on) => {
     const db = (on as Kysely<FilesTables> | undefined) ?? pool;

@@ -9,6 +9,7 @@ import { always } from '../../platform/module.js';
 import { buildFilesApp, streamsBody } from './files.app.js';
 import { FILES_PERMISSIONS } from './files.permissions.js';
 import type { FilesPorts } from './files.ports.js';
+import { filesSettings } from './files.settings.js';
 
 export type { FilesPorts } from './files.ports.js';
 export { filesOfTenant, type LinkedFile, type TenantFiles } from './files.catalogue.js';
@@ -18,6 +19,7 @@ const FRAMING_ALLOWANCE = 64 * 1024;
 
 export const filesModule: ServiceModule<FilesPorts, 'files'> = {
   name: 'files',
+  settings: filesSettings,
   permissions: FILES_PERMISSIONS,
   defaultPort: 8105,
   jobs: [],
@@ -25,7 +27,7 @@ export const filesModule: ServiceModule<FilesPorts, 'files'> = {
     {
       prefix: '/api/v1/files',
       streamsBody,
-      bodyLimit: (settings) => settings.uploads.maxSize + FRAMING_ALLOWANCE,
+      bodyLimit: (settings) => settings.files.maxSize + FRAMING_ALLOWANCE,
     },
     // The signature in the link is the credential: no bearer token, no forward-auth.
     { prefix: '/uploads', isPublic: always },

@@ -18,9 +18,11 @@ export type {
   MonitoredJob,
   MonitorPorts,
 } from './monitor.ports.js';
+import { monitorSettings } from './monitor.settings.js';
 
 export const monitorModule: ServiceModule<MonitorPorts, 'monitor'> = {
   name: 'monitor',
+  settings: monitorSettings,
   defaultPort: 8107,
   jobs: Object.values(MONITOR_JOBS),
   permissions: MONITOR_PERMISSIONS,

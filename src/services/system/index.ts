@@ -17,11 +17,13 @@ import type { SystemPorts } from './system.ports.js';
 import type { SystemTables } from './system.tables.js';
 import type { TemplateText } from './templates/template-catalogue.js';
 import { renderTemplate } from './templates/templates.service.js';
+import { systemSettings } from './system.settings.js';
 
 export type { SystemPorts } from './system.ports.js';
 
 export const systemModule: ServiceModule<SystemPorts, 'system'> = {
   name: 'system',
+  settings: systemSettings,
   permissions: SYSTEM_PERMISSIONS,
   defaultPort: 8106,
   routes: [

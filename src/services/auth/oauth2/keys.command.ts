@@ -16,7 +16,7 @@ export async function rotateKeys(settings: Settings, logger: Logger): Promise<st
     await migrate(database, logger);
     const kid = await rotateSigningKey(
       database.db.withTables<OAuthTables>(),
-      new KeyCipher(settings.oidc.keyEncryptionKey),
+      new KeyCipher(settings.auth.oidc.keyEncryptionKey),
     );
     logger.info({ kid }, 'oauth2 signing key rotated');
     return kid;

@@ -43,9 +43,9 @@ export async function registerOAuth2(app: HttpApp, deps: OAuth2Deps): Promise<OA
     accounts: deps.directory,
     cache: deps.cache,
     logger: deps.logger.child({ service: 'auth', component: 'oauth2' }),
-    cipher: new KeyCipher(deps.settings.oidc.keyEncryptionKey),
-    cookieSecret: deps.settings.oidc.cookieSecret,
-    keyCheckIntervalMs: deps.settings.oidc.keyCheckIntervalMs,
+    cipher: new KeyCipher(deps.settings.auth.oidc.keyEncryptionKey),
+    cookieSecret: deps.settings.auth.oidc.cookieSecret,
+    keyCheckIntervalMs: deps.settings.auth.oidc.keyCheckIntervalMs,
   });
   await app.register(middie);
   app.use(OAUTH_PREFIX, server.handle);

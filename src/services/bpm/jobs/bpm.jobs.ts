@@ -15,7 +15,7 @@ export const BPM_JOBS = {
   outbox: {
     name: 'bpm.outbox',
     intervalSetting: 'BPM_OUTBOX_POLL_INTERVAL',
-    intervalMs: (s) => s.bpm.outbox.pollIntervalMs,
+    intervalMs: (s) => s.outbox.pollIntervalMs,
     enabled: () => true,
   },
   timeoutScanner: {
@@ -38,14 +38,14 @@ export function bpmJobs(
     logger: logger.child({ job: 'bpm.outbox' }),
     callbacks: settings.bpm.callbacks,
     callbackToken: settings.bpm.callbackToken,
-    notify: settings.bpm.notify,
+    notify: settings.notify,
     inbox: ports.inbox,
     renderText: ports.renderText,
-    ...settings.bpm.outbox,
+    ...settings.outbox,
   });
   const runner = new InstanceRunner({
     db,
-    notify: { enabled: settings.bpm.notify.enabled, inbox: ports.inbox !== undefined },
+    notify: { enabled: settings.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf: ports.directoryOf,
     filesOf: ports.filesOf,
   });

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { callbackSuffix } from '../../../config/settings.js';
+import { callbackSuffix } from '../bpm.settings.js';
 import {
   OutboxDelivery,
   notifyTarget,

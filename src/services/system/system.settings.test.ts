@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadSettings } from './settings.js';
+import { ConfigError, parseSettings } from '../../config/settings.js';
+import { systemSettings } from './system.settings.js';
+
+const loadSettings = (env: Record<string, string>) =>
+  parseSettings(env, [{ name: 'system', settings: systemSettings }]);
 
 const productionBase = {
   APP_ENV: 'production',
@@ -20,12 +24,12 @@ function problemsOf(env: Record<string, string>): string[] {
 
 describe('system settings', () => {
   it('default to a 30 s error-text refresh, en-US templates, no SMS token or provider', () => {
-    const { system } = loadSettings({});
-    expect(system.errorTextRefreshMs).toBe(30_000);
+    const { system, errorTextRefreshMs } = loadSettings({});
+    expect(errorTextRefreshMs).toBe(30_000);
     expect(system.templateLanguage).toBe('en-US');
     expect(system.internalToken).toBeUndefined();
     expect(system.sms.providerUrl).toBeUndefined();
-    expect(system.encryptionSecret).toBe(loadSettings({}).auth.jwtSecret);
+    expect(system.encryptionSecret).toBe(loadSettings({}).jwtSecret);
   });
 
   it.each(['SYSTEM_INTERNAL_TOKEN', 'SYSTEM_ENCRYPTION_KEY'])(

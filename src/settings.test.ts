@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseDurationMs } from './duration.js';
-import { isPlaceholderSecret, isWeakSecret } from './secrets.js';
-import { callbackSuffix, ConfigError, loadSettings } from './settings.js';
+import { parseDurationMs } from './config/duration.js';
+import { isPlaceholderSecret, isWeakSecret } from './config/secrets.js';
+import { callbackSuffix } from './services/bpm/bpm.settings.js';
+import { loadSettings } from './start.js';
+import { ConfigError } from './config/settings.js';
 
 const STRONG_JWT = 'k8Jq2vN5xR7tW1zB4mC6pL9sD3fG0hY2uE5iO8aQ';
 const productionBase = {
@@ -282,17 +284,17 @@ describe('GATEWAY_TRUST_PROXY', () => {
 
 describe('audit chain keys', () => {
   it('derive from JWT_SECRET outside production, differently from it and from each other', () => {
-    const chain = loadSettings({ JWT_SECRET: STRONG_JWT }).audit.chain;
+    const chain = loadSettings({ JWT_SECRET: STRONG_JWT }).auditChain;
     expect(chain.linkKey).toHaveLength(32);
     expect(chain.linkKey.equals(chain.checkpointKey)).toBe(false);
-    const other = loadSettings({ JWT_SECRET: `${STRONG_JWT}x` }).audit.chain;
+    const other = loadSettings({ JWT_SECRET: `${STRONG_JWT}x` }).auditChain;
     expect(other.linkKey.equals(chain.linkKey)).toBe(false);
   });
 
   it('come from AUDIT_CHAIN_SECRET when set, whatever JWT_SECRET is', () => {
     const a = loadSettings({ JWT_SECRET: STRONG_JWT, AUDIT_CHAIN_SECRET: 'k'.repeat(40) });
     const b = loadSettings({ JWT_SECRET: 'x', AUDIT_CHAIN_SECRET: 'k'.repeat(40) });
-    expect(a.audit.chain.linkKey.equals(b.audit.chain.linkKey)).toBe(true);
+    expect(a.auditChain.linkKey.equals(b.auditChain.linkKey)).toBe(true);
   });
 
   it.each([
@@ -307,16 +309,16 @@ describe('audit chain keys', () => {
   });
 
   it('keep checkpoints in a file under DATA_DIR unless off or in memory', () => {
-    expect(loadSettings({ DATA_DIR: '/var/approva/' }).audit.chain.checkpointFile).toBe(
+    expect(loadSettings({ DATA_DIR: '/var/approva/' }).auditChain.checkpointFile).toBe(
       '/var/approva/audit-checkpoints.jsonl',
     );
-    expect(loadSettings({ DATA_DIR: 'memory://' }).audit.chain.checkpointFile).toBeUndefined();
+    expect(loadSettings({ DATA_DIR: 'memory://' }).auditChain.checkpointFile).toBeUndefined();
     expect(
-      loadSettings({ AUDIT_CHECKPOINT_FILE: 'off' }).audit.chain.checkpointFile,
+      loadSettings({ AUDIT_CHECKPOINT_FILE: 'off' }).auditChain.checkpointFile,
     ).toBeUndefined();
-    expect(loadSettings({ AUDIT_CHECKPOINT_FILE: '/x/cp' }).audit.chain.checkpointFile).toBe(
+    expect(loadSettings({ AUDIT_CHECKPOINT_FILE: '/x/cp' }).auditChain.checkpointFile).toBe(
       '/x/cp',
     );
-    expect(loadSettings({}).audit.chain.checkpointIntervalMs).toBe(60_000);
+    expect(loadSettings({}).auditChain.checkpointIntervalMs).toBe(60_000);
   });
 });
