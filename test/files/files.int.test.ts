@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -23,7 +23,13 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'files-test-'));
-  platform = await startTestPlatform({ UPLOAD_LOCAL_DIR: dir, UPLOAD_MAX_SIZE: String(MAX_SIZE) });
+  platform = await startTestPlatform({
+    UPLOAD_LOCAL_DIR: dir,
+    UPLOAD_MAX_SIZE: String(MAX_SIZE),
+    // The orphan sweep every second; anything written in the last minute is left alone.
+    UPLOAD_ORPHAN_SWEEP_INTERVAL: '1s',
+    UPLOAD_ORPHAN_GRACE: '60s',
+  });
   admin = await platform.adminToken();
 });
 afterAll(async () => {
@@ -228,6 +234,13 @@ describe('malformed requests', () => {
         40001,
       ],
       ['{}', { 'content-type': 'application/json' }, 415, 41500],
+      // Two files in one request: one file per upload, and neither is kept.
+      [
+        `--xx\r\n${disposition}\r\n\r\nabc\r\n--xx\r\n${disposition.replace('"a"', '"b"')}\r\n\r\ndef\r\n--xx--\r\n`,
+        multipart,
+        400,
+        40001,
+      ],
     ] as const) {
       const res = await platform.call('POST', '/api/v1/files', {
         token: admin,
@@ -381,5 +394,57 @@ describe('the unsigned-payload marker', () => {
       body: form(),
     });
     expect(accepted.status).toBe(200);
+  });
+});
+
+describe('the orphan sweep', () => {
+  const exists = (path: string) =>
+    access(path).then(
+      () => true,
+      () => false,
+    );
+  const pathOf = (key: string) => join(dir, key.slice(0, 2), key);
+  async function plant(key: string, hoursAgo: number) {
+    await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+    await writeFile(pathOf(key), 'orphan');
+    const at = new Date(Date.now() - hoursAgo * 3600_000);
+    await utimes(pathOf(key), at, at);
+  }
+
+  it('removes old objects no row names, and keeps files, young objects and foreign names', async () => {
+    const bytes = randomBytes(1000);
+    const kept = dataOf(await upload(platform, admin, bytes, 'kept.bin'));
+    // The kept file's object is as old as the orphan: its row is what saves it.
+    const old = new Date(Date.now() - 2 * 3600_000);
+    await utimes(pathOf(keyOf(kept.url)), old, old);
+    const orphan = randomBytes(16).toString('hex');
+    const young = randomBytes(16).toString('hex');
+    await plant(orphan, 2);
+    await plant(young, 0);
+    const foreign = join(dir, orphan.slice(0, 2), 'notes.txt');
+    await writeFile(foreign, 'not ours');
+    await utimes(foreign, old, old);
+
+    await expect.poll(() => exists(pathOf(orphan)), { timeout: 15_000 }).toBe(false);
+    expect(await exists(pathOf(young))).toBe(true);
+    expect(await exists(foreign)).toBe(true);
+    const { response, bytes: got } = await download(platform, kept.url);
+    expect(response.status).toBe(200);
+    expect(got.equals(bytes)).toBe(true);
+  });
+
+  it('reports its heartbeat to the monitor', async () => {
+    await expect
+      .poll(
+        async () => {
+          const res = await platform.call('GET', '/api/v1/monitor/jobs/heartbeats', {
+            token: admin,
+          });
+          const jobs = dataOf(res) as { name: string; status: string }[];
+          return jobs.find((j) => j.name === 'files.orphan_sweep')?.status;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('ok');
   });
 });

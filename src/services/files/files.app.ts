@@ -4,6 +4,8 @@ import { registerReadiness } from '../../platform/http/health.js';
 import type { HttpApp } from '../../platform/http/server.js';
 import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
+import type { JobSpec } from '../../platform/jobs/catalogue.js';
+import { FILES_JOBS, filesJobs } from './files.jobs.js';
 import type { FilesPorts } from './files.ports.js';
 import { registerFilesRoutes, UPLOAD_PATH } from './files.routes.js';
 import { FilesService } from './files.service.js';
@@ -21,14 +23,17 @@ async function openStorage(kernel: Kernel): Promise<FileStorage> {
   const uploads = kernel.settings.files;
   return uploads.storageType === 'local'
     ? openLocalStorage(uploads.localDir)
-    : openS3Storage(uploads.s3);
+    : openS3Storage(uploads.s3, kernel.logger);
 }
 
 /**
  * The files service: uploads streamed to the storage (local disk or S3) under random keys,
  * their rows and per-tenant usage in its own tables, downloads through signed links.
  */
-export async function buildFilesApp(kernel: Kernel, ports: FilesPorts): Promise<HttpApp> {
+export async function buildFilesApp(
+  kernel: Kernel,
+  ports: FilesPorts,
+): Promise<{ app: HttpApp; jobs: JobSpec[] }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<FilesTables>();
   const { app } = await createServiceApp(kernel, 'files');
@@ -55,5 +60,10 @@ export async function buildFilesApp(kernel: Kernel, ports: FilesPorts): Promise<
     logger: logger.child({ service: 'files' }),
   });
   await registerFilesRoutes(app, service, signer, settings.files.maxSize);
-  return app;
+  const jobs = filesJobs(settings, {
+    db,
+    storage,
+    logger: logger.child({ job: FILES_JOBS.orphanSweep.name }),
+  });
+  return { app, jobs };
 }

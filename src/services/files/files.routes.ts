@@ -31,6 +31,11 @@ export function clientMultipartError(err: unknown): AppError {
   return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed multipart body');
 }
 
+const oneFileOnly = () =>
+  new AppError(ERROR_CODES.VALIDATION, undefined, {
+    fields: [{ field: 'file', rule: 'required', message: 'exactly one file is required' }],
+  });
+
 /** The one upload path: the gateway streams its body (files' module route `streamsBody`). */
 export const UPLOAD_PATH = '/api/v1/files';
 
@@ -65,15 +70,20 @@ export async function registerFilesRoutes(
         principal.tenantId,
         Number.isSafeInteger(declared) && declared > 0 ? declared : undefined,
       );
-      const part = await request.file().catch((err: unknown) => {
+      // The parts in order: the one file is stored as it streams; a second file part makes the
+      // parser raise its files limit, and the first is taken back.
+      let stored: Awaited<ReturnType<FilesService['store']>> | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') stored = await service.store(principal, part);
+        }
+      } catch (err) {
+        if (stored) await service.discard(principal.tenantId, stored.id);
+        if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw oneFileOnly();
         throw clientMultipartError(err);
-      });
-      if (!part) {
-        throw new AppError(ERROR_CODES.VALIDATION, undefined, {
-          fields: [{ field: 'file', rule: 'required', message: 'one file is required' }],
-        });
       }
-      return ok(await service.store(principal, part));
+      if (!stored) throw oneFileOnly();
+      return ok(stored);
     },
   );
 

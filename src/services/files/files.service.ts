@@ -218,6 +218,26 @@ export class FilesService {
     });
   }
 
+  /**
+   * Takes back an upload the same request then turned out to be wrong for (a second file part):
+   * the row, its usage and the bytes, as if it had never been stored. Not audited, as the upload
+   * was not.
+   */
+  async discard(tenantId: number, id: number): Promise<void> {
+    const row = await inTransaction(this.o.db, async (trx) => {
+      const file = await trx
+        .deleteFrom('files_objects')
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (file) await releaseUsage(trx, tenantId, Number(file.size));
+      return file;
+    });
+    // A failure here leaves an object no row names: the orphan sweep removes it.
+    if (row) await this.o.storage.delete(row.storage_key).catch(() => undefined);
+  }
+
   /** What a verified link serves: the row (type, name) and the bytes; null when either is gone. */
   async download(key: string): Promise<{ row: FileRow; body: Readable } | null> {
     const row = await findByKey(this.o.db, key);

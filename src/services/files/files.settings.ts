@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { int, optionalText, url } from '../../config/env-fields.js';
+import { duration, int, optionalText, url } from '../../config/env-fields.js';
 import { isPlaceholderSecret } from '../../config/secrets.js';
 import { defineSettings } from '../../config/slice.js';
 
@@ -20,6 +20,8 @@ export const filesSettings = defineSettings({
     UPLOAD_MAX_SIZE: int(50 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
     UPLOAD_URL_SIGN_SECRET: optionalText,
     UPLOAD_URL_SIGN_TTL_SECONDS: int(300, 1, 7 * 24 * 3600),
+    UPLOAD_ORPHAN_SWEEP_INTERVAL: duration('1h'),
+    UPLOAD_ORPHAN_GRACE: duration('1h'),
   },
   shape: (env) => ({
     storageType: env.UPLOAD_STORAGE_TYPE,
@@ -43,6 +45,10 @@ export const filesSettings = defineSettings({
       env.UPLOAD_URL_SIGN_SECRET ??
       createHmac('sha256', env.JWT_SECRET).update('approva/upload-url-signature').digest('hex'),
     urlTtlSeconds: env.UPLOAD_URL_SIGN_TTL_SECONDS,
+    /** How often stored objects that no row names are looked for and removed. */
+    orphanSweepIntervalMs: env.UPLOAD_ORPHAN_SWEEP_INTERVAL,
+    /** Objects younger than this are never swept (an upload between its bytes and its row). */
+    orphanGraceMs: env.UPLOAD_ORPHAN_GRACE,
   }),
   productionProblems(env) {
     if (env.UPLOAD_STORAGE_TYPE === 'local') return [];

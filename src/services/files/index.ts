@@ -2,11 +2,13 @@
  * The files service's public face. Needs `FilesPorts` (the tenant's quota from identity; whether
  * BPM holds a file). Provides `filesOfTenant` (a tenant's files with fresh signed links, for BPM's
  * file fields). Serves: upload, list, signed links, delete, and the signed downloads at
- * `/uploads`; readiness at `/health/ready`, metrics. No jobs.
+ * `/uploads`; readiness at `/health/ready`, metrics. Job: the orphan sweep (stored objects no
+ * row names).
  */
 import type { ServiceModule } from '../../platform/module.js';
 import { always } from '../../platform/module.js';
 import { buildFilesApp, streamsBody } from './files.app.js';
+import { FILES_JOBS } from './files.jobs.js';
 import { FILES_PERMISSIONS } from './files.permissions.js';
 import type { FilesPorts } from './files.ports.js';
 import { filesSettings } from './files.settings.js';
@@ -22,7 +24,7 @@ export const filesModule: ServiceModule<FilesPorts, 'files'> = {
   settings: filesSettings,
   permissions: FILES_PERMISSIONS,
   defaultPort: 8105,
-  jobs: [],
+  jobs: [FILES_JOBS.orphanSweep],
   routes: [
     {
       prefix: '/api/v1/files',
@@ -33,6 +35,6 @@ export const filesModule: ServiceModule<FilesPorts, 'files'> = {
     { prefix: '/uploads', isPublic: always },
   ],
   async create(kernel, ports) {
-    return { app: await buildFilesApp(kernel, ports), jobs: [] };
+    return buildFilesApp(kernel, ports);
   },
 };

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, mkdtemp, rm, unlink } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -40,6 +40,16 @@ export async function openLocalStorage(dir: string | undefined): Promise<FileSto
         return null;
       }
       return createReadStream(path);
+    },
+    async *keysBefore(before) {
+      for (const shard of await readdir(root, { withFileTypes: true })) {
+        if (!shard.isDirectory() || !/^[0-9a-f]{2}$/.test(shard.name)) continue;
+        for (const name of await readdir(join(root, shard.name))) {
+          if (!isStorageKey(name) || !name.startsWith(shard.name)) continue;
+          const info = await stat(join(root, shard.name, name)).catch(() => undefined);
+          if (info && info.mtime < before) yield name;
+        }
+      }
     },
     async delete(key) {
       await unlink(pathOf(key)).catch((err: NodeJS.ErrnoException) => {

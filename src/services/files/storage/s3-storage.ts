@@ -1,12 +1,16 @@
 import {
+  CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import { isStorageKey } from '../url-signer.js';
 import type { FileStorage } from './storage.js';
 
 export interface S3StorageOptions {
@@ -23,7 +27,10 @@ export interface S3StorageOptions {
  * requires them: otherwise the SDK wraps a streamed body in aws-chunked framing that servers
  * without that extension store as part of the object.
  */
-export function openS3Storage(options: S3StorageOptions): FileStorage {
+export async function openS3Storage(
+  options: S3StorageOptions,
+  logger: Logger,
+): Promise<FileStorage> {
   const client = new S3Client({
     endpoint: options.endpoint,
     region: options.region,
@@ -35,6 +42,7 @@ export function openS3Storage(options: S3StorageOptions): FileStorage {
       : {}),
   });
   const Bucket = options.bucket;
+  await ensureBucket(client, Bucket, logger);
   return {
     kind: 's3',
     async put(key, body, contentType) {
@@ -58,6 +66,19 @@ export function openS3Storage(options: S3StorageOptions): FileStorage {
         throw err;
       }
     },
+    async *keysBefore(before) {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          const key = object.Key;
+          if (key && isStorageKey(key) && object.LastModified && object.LastModified < before) {
+            yield key;
+          }
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
@@ -68,4 +89,22 @@ export function openS3Storage(options: S3StorageOptions): FileStorage {
       client.destroy();
     },
   };
+}
+
+/**
+ * Creates the bucket when the server says it does not exist (a fresh MinIO, a new environment);
+ * any other answer (no permission to look, the server down) is left to readiness to report.
+ */
+async function ensureBucket(client: S3Client, Bucket: string, logger: Logger): Promise<void> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket }));
+  } catch (err) {
+    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status !== 404) {
+      logger.warn({ bucket: Bucket, err: (err as Error).name }, 'could not check the bucket');
+      return;
+    }
+    await client.send(new CreateBucketCommand({ Bucket }));
+    logger.info({ bucket: Bucket }, 'bucket created');
+  }
 }

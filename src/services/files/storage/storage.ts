@@ -10,6 +10,11 @@ export interface FileStorage {
   put(key: string, body: Readable, contentType: string): Promise<void>;
   /** The stored bytes, or null when the key holds nothing. */
   get(key: string): Promise<Readable | null>;
+  /**
+   * The keys of every object last written before `before`, in no particular order: the orphan
+   * sweep compares them with the rows (an upload cut off between its bytes and its row).
+   */
+  keysBefore(before: Date): AsyncIterable<string>;
   /** Removes `key`; nothing stored there is not an error. */
   delete(key: string): Promise<void>;
   /** Readiness: the directory or bucket is reachable. */
