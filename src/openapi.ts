@@ -23,6 +23,14 @@ const GATEWAY_PATHS: Document = {
       },
     },
   },
+  '/api/v1/openapi.json': {
+    get: {
+      tags: ['gateway'],
+      summary: 'This document (OpenAPI 3.1), as the running platform serves it',
+      security: [],
+      responses: { 200: { description: 'the OpenAPI document itself, not in the envelope' } },
+    },
+  },
 };
 
 /** Settings with every optional route on (external sign-in with a GitHub provider unless one is set, the code generator's write), for the document. */
