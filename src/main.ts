@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadSettings } from './start.js';
-import { ConfigError } from './config/settings.js';
+import { runtimeProblem } from './config/runtime.js';
+import { ConfigError, parseCoreSettings } from './config/settings.js';
 import { routeConsoleTo } from './platform/logging/console-bridge.js';
 import { createLogger } from './platform/logging/logger.js';
 
@@ -46,12 +46,19 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${version()}\n`);
     return 0;
   }
-  const settings = loadSettings();
-  const logger = createLogger(settings.logLevel);
-  // Before the services load: some libraries print with console when imported (oidc-provider's
-  // runtime notice), and every line this process writes is JSON.
+  const runtime = runtimeProblem(process.version);
+  if (runtime) {
+    process.stderr.write(`approva: ${runtime}\n`);
+    return 1;
+  }
+  // The platform's own settings first (the log level among them), so the console is routed into
+  // the JSON log before the services load: some libraries print with console when imported, and
+  // every line this process writes is JSON. Then every module's settings.
+  const logger = createLogger(parseCoreSettings(process.env).logLevel);
   routeConsoleTo(logger);
-  const { migrateAndSeed, startPlatform, startService, SERVICE_NAMES } = await import('./start.js');
+  const { loadSettings, migrateAndSeed, startPlatform, startService, SERVICE_NAMES } =
+    await import('./start.js');
+  const settings = loadSettings();
   for (const setting of settings.defaultsInUse) {
     logger.warn(
       { setting },

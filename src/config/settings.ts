@@ -169,6 +169,10 @@ function envSchemaOf(owners: readonly SettingsOwner[]) {
   return z.object(shape);
 }
 
+/** The platform's own settings alone (no module's): what a process needs before it loads them. */
+export const parseCoreSettings = (source: NodeJS.ProcessEnv): CoreSettings =>
+  parseSettings(source, []);
+
 /**
  * Parses the environment once for the given modules (src/start.ts's `loadSettings` passes them
  * all); throws ConfigError naming every bad setting.
