@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.int.test.ts'],
           environment: 'node',
+          // Embedded platforms start from one initialised PGlite dump (DATA_TEMPLATE).
+          globalSetup: ['test/helpers/pglite-template.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Two cores: each file starts its own platform, so two at a time is the ceiling.

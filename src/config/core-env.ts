@@ -21,6 +21,8 @@ export const coreEnv = {
   SERVICE_HOST: z.string().default('127.0.0.1'),
   SERVICE_PORT: int(0, 0, 65535),
   DATA_DIR: z.string().default('./data'),
+  /** A PGlite data-directory dump an in-memory database starts from (tests, demos). */
+  DATA_TEMPLATE: optionalText,
   DATABASE_URL: url,
   DB_PASSWORD: optionalText,
   POSTGRES_PASSWORD: optionalText,

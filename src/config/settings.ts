@@ -92,6 +92,7 @@ function shapeCore(env: CoreEnv, source: NodeJS.ProcessEnv) {
       url: env.DATABASE_URL,
       password: dbPassword || undefined,
       dataDir: env.DATA_DIR,
+      template: env.DATA_TEMPLATE,
       poolSize: env.DB_POOL_SIZE,
       connectRetries: env.DB_CONNECT_RETRIES,
       connectRetryDelayMs: env.DB_CONNECT_RETRY_DELAY,
@@ -188,8 +189,14 @@ export function parseSettings(
     );
   }
   const malformed = serviceUrlsOf(source).problems;
+  const env0 = parsed.data as CoreEnv;
+  if (env0.DATA_TEMPLATE && (env0.DATABASE_URL || !env0.DATA_DIR.startsWith('memory://'))) {
+    malformed.push(
+      'DATA_TEMPLATE: only an in-memory embedded database (DATA_DIR=memory://) starts from it',
+    );
+  }
   if (malformed.length > 0) throw new ConfigError(malformed);
-  const env = parsed.data as CoreEnv;
+  const env = env0;
   const core = shapeCore(env, source);
   const slices = owners.filter((o) => o.settings !== undefined);
   const settings = {

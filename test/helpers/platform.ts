@@ -6,6 +6,7 @@ import { loadSettings } from '../../src/start.js';
 import { type Settings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { startPlatform, type AllInOnePlatform as RunningPlatform } from '../../src/start.js';
+import { PGLITE_TEMPLATE } from './pglite-template.setup.js';
 import { createScratchDatabase } from './scratch-database.js';
 
 /** The JWT secret every test platform uses, so tests can mint their own (expired, forged) tokens. */
@@ -91,7 +92,7 @@ export async function startTestPlatform(
   const scratch = process.env.DATABASE_URL
     ? await createScratchDatabase(process.env.DATABASE_URL)
     : undefined;
-  const loaded = loadSettings({
+  const source: Record<string, string> = {
     APP_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (options.logs ? 'info' : 'silent'),
     HOST: '127.0.0.1',
@@ -109,7 +110,10 @@ export async function startTestPlatform(
       ? { NATS_URL: process.env.NATS_URL, NATS_STREAM: `T_${id}`, NATS_SUBJECT_PREFIX: `t${id}.` }
       : {}),
     ...env,
-  });
+  };
+  // A throw-away embedded database starts from the initialised dump, not from initdb.
+  const inMemory = !source.DATABASE_URL && source.DATA_DIR!.startsWith('memory://');
+  const loaded = loadSettings(inMemory ? { DATA_TEMPLATE: PGLITE_TEMPLATE, ...source } : source);
   const settings = options.adjust ? options.adjust(loaded) : loaded;
   const logger = createLogger(settings.logLevel, {}, options.logs);
   let running: RunningPlatform;

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -33,6 +33,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite directory, or `memory://` for a throw-away database (tests). Default `./data`. */
   dataDir: string;
+  /**
+   * A PGlite data-directory dump (tar) a throw-away database starts from instead of running
+   * initdb (seconds of WebAssembly per start): DATA_TEMPLATE.
+   */
+  template?: string | undefined;
   poolSize: number;
   connectRetries: number;
   connectRetryDelayMs: number;
@@ -40,7 +45,9 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir);
+  return options.url
+    ? openPostgres(options.url, options)
+    : openPglite(options.dataDir, options.template);
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -105,9 +112,12 @@ async function waitForDatabase(pool: pg.Pool, options: DatabaseOptions): Promise
   }
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, template?: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: parseInt8 } });
+  const pglite = await PGlite.create(dataDir, {
+    parsers: { [INT8_OID]: parseInt8 },
+    ...(template && { loadDataDir: new Blob([await readFile(template)]) }),
+  });
   const db = new Kysely<object>({ dialect: new PGliteDialect(pglite) });
   return {
     kind: 'pglite',
