@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import httpProxy from '@fastify/http-proxy';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import type { ServiceRoute } from '../../platform/module.js';
 import type { Settings } from '../../config/settings.js';
@@ -25,6 +25,7 @@ import type { Logger } from 'pino';
 import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { withoutHopByHopHeaders } from './hop-by-hop.js';
+import { proxyLogger } from './proxy-log.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
@@ -171,7 +172,9 @@ export async function buildGatewayApp(
       // No per-request "fetching from remote server" lines; proxy failures are still logged.
       disableRequestLogging: true,
       rewritePrefix: route.rewritePrefix ?? route.prefix,
-      preHandler: async (request: FastifyRequest) => {
+      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+        request.upstreamService = route.service;
+        request.log = proxyLogger(request.log, reply, route.service);
         const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
         // A streamed upload goes on as it arrives (counted against the route's limit); the
         // signature says its body is not covered. Every other body is read whole and hashed.
