@@ -15,6 +15,7 @@ import {
   UNSIGNED_PAYLOAD,
 } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
+import { failOpenHandler } from '../../platform/cache/fail-open.js';
 import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
 import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
@@ -96,14 +97,18 @@ export async function buildGatewayApp(
     'gateway_rate_limited_total',
     'Requests refused by the rate limiter',
   );
+  // The rate limiter fails open: a cache that is down or not answering lets requests through
+  // (after at most one command timeout) instead of refusing or stalling every one of them.
+  const letThrough = failOpenHandler(options.logger, 'gateway rate limit')({
+    allowed: true,
+    retryAfterMs: 0,
+  });
   app.addHook('onRequest', async (request, reply) => {
     // Identity headers come only from forward-auth: whatever the client sent is dropped first.
     stripAuthHeaders(request.headers);
-    const bucket = await cache.takeToken(
-      `gw:rate:${request.ip}`,
-      settings.gateway.rateAverage,
-      settings.gateway.rateBurst,
-    );
+    const bucket = await cache
+      .takeToken(`gw:rate:${request.ip}`, settings.gateway.rateAverage, settings.gateway.rateBurst)
+      .catch(letThrough);
     if (!bucket.allowed) {
       rateLimited?.inc();
       reply.header('retry-after', String(Math.max(1, Math.ceil(bucket.retryAfterMs / 1000))));
