@@ -4,9 +4,10 @@ import { createConnection, createServer, type Socket } from 'node:net';
  * An in-test TCP proxy to `target` (host:port) that can stop passing bytes: `hold()` keeps
  * every connection open but forwards nothing in either direction (a paused or black-holed
  * peer: `CLIENT PAUSE`, a network partition without resets), `release()` delivers what was held
- * and carries on. Nothing is dropped, so a protocol stream stays in step, as over real TCP.
+ * and carries on (`listenPort`: a fixed port, for a peer that comes up where a client already
+ * tries to reach it). Nothing is dropped, so a protocol stream stays in step, as over real TCP.
  */
-export async function startTcpProxy(target: { host: string; port: number }) {
+export async function startTcpProxy(target: { host: string; port: number }, listenPort = 0) {
   let holding = false;
   const waiting: (() => void)[] = [];
   const sockets = new Set<Socket>();
@@ -39,7 +40,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     pipe(client, upstream);
     pipe(upstream, client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
 
   return {

@@ -99,7 +99,10 @@ export async function buildGatewayApp(
   );
   // The rate limiter fails open: a cache that is down or not answering lets requests through
   // (after at most one command timeout) instead of refusing or stalling every one of them.
-  const letThrough = failOpenHandler(options.logger, 'gateway rate limit')({
+  const letThrough = failOpenHandler(
+    options.logger,
+    'gateway rate limit',
+  )({
     allowed: true,
     retryAfterMs: 0,
   });
