@@ -13,12 +13,13 @@ const DROP_EVERY_MS = 150;
 
 let platform: TestPlatform;
 let admin: string;
+const logs: string[] = [];
 beforeAll(async () => {
   if (!realServers.database) return;
-  platform = await startTestPlatform({
-    GATEWAY_RATE_AVERAGE: '100000',
-    GATEWAY_RATE_BURST: '100000',
-  });
+  platform = await startTestPlatform(
+    { GATEWAY_RATE_AVERAGE: '100000', GATEWAY_RATE_BURST: '100000' },
+    { logs: { write: (line: string) => void logs.push(line) } },
+  );
   admin = await platform.adminToken();
 });
 afterAll(() => platform?.close());
@@ -83,5 +84,15 @@ describe.skipIf(!realServers.database)('PostgreSQL dropping the platform’s con
     expect(login.status).toBe(200);
     const ready = await platform.call('GET', '/api/v1/health/ready');
     expect(ready.status).toBe(200);
+
+    // Each failure is one warning naming the database and the cause, never an error with a stack.
+    const lines = logs.map((line) => JSON.parse(line) as Record<string, any>);
+    const unavailable = lines.filter((l) => l.msg === 'dependency unavailable');
+    expect(unavailable.length).toBe(statuses.get('503 50300') ?? 0);
+    for (const line of unavailable) {
+      expect(line).toMatchObject({ level: 40, dependency: 'database' });
+      expect(line.cause).toMatch(/terminat|connection|ECONNRESET|57P01/i);
+    }
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 });

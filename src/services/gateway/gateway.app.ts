@@ -181,7 +181,6 @@ export async function buildGatewayApp(
       disableRequestLogging: true,
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-        request.upstreamService = route.service;
         request.log = proxyLogger(request.log, reply, route.service);
         const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
         // A streamed upload goes on as it arrives (counted against the route's limit); the
@@ -199,6 +198,8 @@ export async function buildGatewayApp(
           },
           settings.gateway.signingSecret,
         );
+        // From here a failure is the service's (forward-auth above may fail on its own).
+        request.upstreamService = route.service;
       },
       replyOptions: {
         // Never resent: a retry would carry the same signed set, which the service refuses as a
