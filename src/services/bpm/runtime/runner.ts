@@ -27,6 +27,12 @@ const NO_FILES: FileCatalog = { files: async () => [] };
 
 export interface RunnerOptions {
   db: BpmDb;
+  /**
+   * Runs first in every command's transaction: records that the request's Idempotency-Key led
+   * to this change, in the change's own transaction, and refuses the change when a retry took
+   * the key over (IdempotencyService.fence). Unset (background jobs): nothing to record.
+   */
+  fence?: ((trx: BpmDb) => Promise<void>) | undefined;
   notify: NotifyTarget;
   /** Identity's directory of a tenant (a port), read in the command's own transaction. */
   directoryOf: DirectoryOf;
@@ -154,6 +160,11 @@ export class InstanceRunner {
     return { ...loaded, instance: row, state: withStoredIds(result.state, ids) };
   }
 
+  /** The request's Idempotency-Key fence, in a command's transaction (see RunnerOptions). */
+  async fence(trx: BpmDb): Promise<void> {
+    await this.o.fence?.(trx);
+  }
+
   /** One engine step on an existing instance, under its row lock (see the class comment). */
   async act(
     tenantId: number,
@@ -163,6 +174,7 @@ export class InstanceRunner {
     options: ActOptions = {},
   ): Promise<Loaded | null> {
     return inTransaction(this.o.db, async (trx) => {
+      await this.fence(trx);
       const loaded = await this.load(trx, tenantId, instanceId, true);
       if (!loaded) throw AppError.notFound('instance');
       if (options.guard && !(await options.guard(trx, loaded))) return null;
