@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
 import { requestHash } from '../../src/services/bpm/idempotency/idempotency-key.js';
 import { raceOnRowLock } from '../helpers/barrier.js';
+import { realServers } from '../helpers/real-servers.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { createDefinition, createUserWith, singleApproval } from './fixtures.js';
 
@@ -242,6 +244,48 @@ describe('Idempotency-Key', () => {
     const again = await approve(approver, task.id, key, { comment: 'done' });
     expect(again.text).toBe(retried.text);
   });
+
+  it.runIf(realServers.database)(
+    'writes the key in the action’s own transaction (the key row is locked while it runs)',
+    async () => {
+      const { approver, instance, task } = await runningInstance();
+      const key = uniq('in-trx');
+      const url = platform.settings.database.url!;
+      const [holder, probe] = [new pg.Client(url), new pg.Client(url)];
+      await Promise.all([holder.connect(), probe.connect()]);
+      try {
+        // Hold the instance: the approval's transaction stops at its row lock, after the fence.
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM bpm_instances WHERE id = $1 FOR UPDATE', [instance.id]);
+        const approving = approve(approver, task.id, key, {});
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const { rows } = await probe.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          if (Number(rows[0]!.n) >= 1 || Date.now() > deadline) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        // The key row is held by the approval's uncommitted transaction.
+        const locked = await probe
+          .query(
+            'SELECT 1 FROM bpm_idempotency WHERE user_id = $1 AND key = $2 FOR UPDATE NOWAIT',
+            [approver.id, key],
+          )
+          .then(
+            () => 'free',
+            (err: { code?: string }) => err.code,
+          );
+        expect(locked).toBe('55P03');
+        await holder.query('COMMIT');
+        expect((await approving).status).toBe(200);
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        await Promise.all([holder.end(), probe.end()]);
+      }
+    },
+  );
 
   it('refuses the change of a request whose key a retry took over (the fence)', async () => {
     const { IdempotencyService } =
