@@ -5,6 +5,7 @@ import { systemProductionProblems } from './system-settings.js';
 /** The spec's production start-up checks; features that are off are not checked. */
 export function productionProblems(env: Env, settings: Settings): string[] {
   const problems: string[] = [];
+  if (settings.failpoint) problems.push('FAILPOINT must not be set in production (fault tests)');
   if (env.JWT_SECRET.length < 32 || isPlaceholderSecret(env.JWT_SECRET)) {
     problems.push('JWT_SECRET must be at least 32 characters and not a placeholder');
   }

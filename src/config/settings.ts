@@ -204,7 +204,6 @@ function callbackTargets(source: NodeJS.ProcessEnv): Record<string, string> {
       .map(([name, value]) => [name.slice('BPM_CALLBACK_'.length), value]),
   );
 }
-
 /** The callback variable suffix of a business type: upper-cased, non-alphanumerics as `_`. */
 export const callbackSuffix = (bizType: string) => bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
@@ -252,6 +251,7 @@ function shapeSettings(env: Env, source: NodeJS.ProcessEnv) {
   return {
     env: env.APP_ENV,
     production: env.APP_ENV === 'production',
+    failpoint: source.FAILPOINT || undefined, // fault tests (src/platform/failpoints.ts)
     /** Development defaults in use, by setting name; start-up logs a warning naming each. */
     defaultsInUse: describeDefaults(defaultsInUse(env)),
     logLevel: env.LOG_LEVEL,

@@ -59,6 +59,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   const runner = new InstanceRunner({
     db,
     fence: (trx) => idempotency.fence(trx),
+    failpoints: kernel.failpoints,
     notify: { enabled: settings.bpm.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf,
     filesOf: ports.filesOf,

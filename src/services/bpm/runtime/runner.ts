@@ -1,3 +1,4 @@
+import type { Failpoints } from '../../../platform/failpoints.js';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { AppError, ERROR_CODES } from '../../../platform/errors.js';
@@ -33,6 +34,8 @@ export interface RunnerOptions {
    * the key over (IdempotencyService.fence). Unset (background jobs): nothing to record.
    */
   fence?: ((trx: BpmDb) => Promise<void>) | undefined;
+  /** `after_commit_before_dispatch`: the change and its outbox rows committed, nothing sent. */
+  failpoints?: Failpoints | undefined;
   notify: NotifyTarget;
   /** Identity's directory of a tenant (a port), read in the command's own transaction. */
   directoryOf: DirectoryOf;
@@ -173,7 +176,7 @@ export class InstanceRunner {
     step: (ctx: EngineContext, current: Loaded) => Promise<EngineResult>,
     options: ActOptions = {},
   ): Promise<Loaded | null> {
-    return inTransaction(this.o.db, async (trx) => {
+    const done = await inTransaction(this.o.db, async (trx) => {
       await this.fence(trx);
       const loaded = await this.load(trx, tenantId, instanceId, true);
       if (!loaded) throw AppError.notFound('instance');
@@ -186,6 +189,8 @@ export class InstanceRunner {
       await options.afterPersist?.(trx, loaded.instance, after.instance);
       return after;
     });
+    await this.o.failpoints?.hit('after_commit_before_dispatch');
+    return done;
   }
 }
 
