@@ -89,82 +89,87 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-describe.skipIf(!realServers.database)('a crash right after an approval commits', () => {
-  it('delivers the callback once after a restart, and the retry gets the original answer', async () => {
-    const first = await startChild('after_commit_before_dispatch:sigkill');
-    const login = await call(first.url, 'POST', '/api/v1/login', {
-      body: { username: 'admin', password: 'admin123' },
-    });
-    const admin = login.body.data.access_token as string;
-    const created = await call(first.url, 'POST', '/api/v1/bpm/definitions', {
-      token: admin,
-      body: {
-        key: uniq('crash').toLowerCase().replace(/_/g, '-'),
-        name: 'Crash',
-        form_mode: 'business',
-        biz_type: bizType,
-        form_schema: LEAVE_FORM,
-        node_tree: {
-          ...singleApproval([1]),
-          child: { ...singleApproval([1]).child, allowInitiator: true },
-        },
-      },
-    });
-    expect(created.status).toBe(200);
-    const published = await call(
-      first.url,
-      'POST',
-      `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
-      { token: admin },
-    );
-    expect(published.status).toBe(200);
-    const started = await call(first.url, 'POST', '/api/v1/bpm/internal/instances', {
-      headers: { 'x-internal-token': INTERNAL_TOKEN },
-      body: {
-        tenant_id: 1,
-        initiator_id: 1,
-        definition_key: created.body.data.key,
-        biz_id: uniq('B'),
-        form: { reason: 'r', days: 1 },
-      },
-    });
-    expect(started.status).toBe(200);
-    const todo = await call(first.url, 'GET', '/api/v1/bpm/tasks/todo?page_size=100', {
-      token: admin,
-    });
-    const task = todo.body.data.list.find((t: any) => t.instance_id === started.body.data.id);
-    const key = uniq('crash-key');
-    const exited = new Promise((r) => first.child.once('exit', r));
-    // The process dies between the commit and the answer: the client sees the connection go.
-    await expect(
-      call(first.url, 'POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
-        token: admin,
-        body: {},
-        headers: { 'idempotency-key': key },
-      }),
-    ).rejects.toThrow();
-    await exited;
-    expect(received).toEqual([]);
-
-    const second = await startChild();
-    try {
-      const retried = await call(second.url, 'POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
-        token: admin,
-        body: {},
-        headers: { 'idempotency-key': key },
+// Two platform starts in child processes and a 5 s wait for the lost answer: a long test.
+describe.skipIf(!realServers.database)(
+  'a crash right after an approval commits',
+  { timeout: 90_000 },
+  () => {
+    it('delivers the callback once after a restart, and the retry gets the original answer', async () => {
+      const first = await startChild('after_commit_before_dispatch:sigkill');
+      const login = await call(first.url, 'POST', '/api/v1/login', {
+        body: { username: 'admin', password: 'admin123' },
       });
-      expect(retried.status).toBe(200);
-      expect(retried.headers.get('idempotent-replayed')).toBe('true');
-      expect(retried.body.data).toMatchObject({ id: task.id, status: 'done' });
-      const deadline = Date.now() + 15_000;
-      while (received.length === 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
+      const admin = login.body.data.access_token as string;
+      const created = await call(first.url, 'POST', '/api/v1/bpm/definitions', {
+        token: admin,
+        body: {
+          key: uniq('crash').toLowerCase().replace(/_/g, '-'),
+          name: 'Crash',
+          form_mode: 'business',
+          biz_type: bizType,
+          form_schema: LEAVE_FORM,
+          node_tree: {
+            ...singleApproval([1]),
+            child: { ...singleApproval([1]).child, allowInitiator: true },
+          },
+        },
+      });
+      expect(created.status).toBe(200);
+      const published = await call(
+        first.url,
+        'POST',
+        `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+        { token: admin },
+      );
+      expect(published.status).toBe(200);
+      const started = await call(first.url, 'POST', '/api/v1/bpm/internal/instances', {
+        headers: { 'x-internal-token': INTERNAL_TOKEN },
+        body: {
+          tenant_id: 1,
+          initiator_id: 1,
+          definition_key: created.body.data.key,
+          biz_id: uniq('B'),
+          form: { reason: 'r', days: 1 },
+        },
+      });
+      expect(started.status).toBe(200);
+      const todo = await call(first.url, 'GET', '/api/v1/bpm/tasks/todo?page_size=100', {
+        token: admin,
+      });
+      const task = todo.body.data.list.find((t: any) => t.instance_id === started.body.data.id);
+      const key = uniq('crash-key');
+      const exited = new Promise((r) => first.child.once('exit', r));
+      // The process dies between the commit and the answer: the client sees the connection go.
+      await expect(
+        call(first.url, 'POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
+          token: admin,
+          body: {},
+          headers: { 'idempotency-key': key },
+        }),
+      ).rejects.toThrow();
+      await exited;
+      expect(received).toEqual([]);
+
+      const second = await startChild();
+      try {
+        const retried = await call(second.url, 'POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
+          token: admin,
+          body: {},
+          headers: { 'idempotency-key': key },
+        });
+        expect(retried.status).toBe(200);
+        expect(retried.headers.get('idempotent-replayed')).toBe('true');
+        expect(retried.body.data).toMatchObject({ id: task.id, status: 'done' });
+        const deadline = Date.now() + 15_000;
+        while (received.length === 0 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await new Promise((r) => setTimeout(r, 500));
+        expect(received).toHaveLength(1);
+      } finally {
+        second.child.kill('SIGTERM');
+        await new Promise((r) => second.child.once('exit', r));
       }
-      await new Promise((r) => setTimeout(r, 500));
-      expect(received).toHaveLength(1);
-    } finally {
-      second.child.kill('SIGTERM');
-      await new Promise((r) => second.child.once('exit', r));
-    }
-  });
-});
+    });
+  },
+);
