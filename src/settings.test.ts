@@ -49,6 +49,12 @@ describe('settings', () => {
     expect(problemsOf(productionBase)).toEqual([]);
   });
 
+  it('refuses failpoints in production, and carries them elsewhere', () => {
+    const failpoint = 'after_audit_write:error';
+    expect(problemsOf({ ...productionBase, FAILPOINT: failpoint }).join('\n')).toMatch(/FAILPOINT/);
+    expect(loadSettings({ APP_ENV: 'test', FAILPOINT: failpoint }).failpoint).toBe(failpoint);
+  });
+
   it.each([
     ['short', 'abc'],
     ['placeholder', 'change-me-change-me-change-me-change-me'],

@@ -85,6 +85,8 @@ export const coreEnv = {
   AUDIT_CHECKPOINT_FILE: optionalText,
   AUDIT_GEO_ONLINE_URL: url,
   ERROR_TEXT_REFRESH_INTERVAL: duration('30s'),
+  /** Fault tests only: `<failpoint>:<action>` (src/platform/failpoints.ts). */
+  FAILPOINT: optionalText,
 };
 
 export type CoreEnv = z.output<z.ZodObject<typeof coreEnv>>;

@@ -8,6 +8,7 @@ import { isPlaceholderSecret, isWeakSecret } from './secrets.js';
  */
 export function productionProblems(env: CoreEnv, settings: CoreSettings): string[] {
   const problems: string[] = [];
+  if (settings.failpoint) problems.push('FAILPOINT must not be set in production (fault tests)');
   if (env.JWT_SECRET.length < 32 || isPlaceholderSecret(env.JWT_SECRET)) {
     problems.push('JWT_SECRET must be at least 32 characters and not a placeholder');
   }

@@ -79,6 +79,8 @@ function shapeCore(env: CoreEnv, source: NodeJS.ProcessEnv) {
   return {
     env: env.APP_ENV,
     production: env.APP_ENV === 'production',
+    /** `name:action` for fault tests (src/platform/failpoints.ts); refused in production. */
+    failpoint: env.FAILPOINT,
     /** Development defaults in use, by setting name; start-up logs a warning naming each. */
     defaultsInUse: describeDefaults(defaultsInUse(env)),
     logLevel: env.LOG_LEVEL,

@@ -83,6 +83,16 @@ export class AppError extends Error {
     this.httpStatus = Math.floor(code / 100);
   }
 
+  /**
+   * 503 50300 because something this request needs is down (`cause` says what, for the one
+   * warning line the error handler writes instead of an error with a stack).
+   */
+  static unavailable(cause: Error, message?: string): AppError {
+    const error = new AppError(ERROR_CODES.UNAVAILABLE, message);
+    Object.defineProperty(error, 'cause', { value: cause, enumerable: false });
+    return error;
+  }
+
   static notFound(what = 'resource'): AppError {
     return new AppError(ERROR_CODES.NOT_FOUND, `${what} not found`);
   }

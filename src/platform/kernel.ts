@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import { BusinessAuditWriter } from './audit/business-audit.js';
+import { Failpoints } from './failpoints.js';
 import { openCache, type Cache } from './cache/cache.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrate } from './db/migrator.js';
@@ -25,10 +26,14 @@ export interface Kernel {
   businessAudit: BusinessAuditWriter;
   /** The editable error texts, reloaded from the database every ERROR_TEXT_REFRESH_INTERVAL. */
   errorTexts: ErrorTexts;
+  /** Fault tests' failpoints (FAILPOINT); unset: every point is a no-op. */
+  failpoints: Failpoints;
   close(): Promise<void>;
 }
 
 export async function openKernel(settings: Settings, logger: Logger): Promise<Kernel> {
+  // First: a mistyped FAILPOINT fails the start before anything is opened.
+  const failpoints = new Failpoints(settings.failpoint);
   const database = await openDatabase({ ...settings.database, logger });
   try {
     await migrate(database, logger);
@@ -60,7 +65,8 @@ export async function openKernel(settings: Settings, logger: Logger): Promise<Ke
     stream,
     operationLog,
     passwords: new PasswordHasher(settings.passwordHash),
-    businessAudit: new BusinessAuditWriter(settings.auditChain.linkKey),
+    businessAudit: new BusinessAuditWriter(settings.auditChain.linkKey, failpoints),
+    failpoints,
     errorTexts,
     async close() {
       errorTexts.stop();

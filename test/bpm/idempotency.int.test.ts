@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
 import { requestHash } from '../../src/services/bpm/idempotency/idempotency-key.js';
 import { raceOnRowLock } from '../helpers/barrier.js';
+import { realServers } from '../helpers/real-servers.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { createDefinition, createUserWith, singleApproval } from './fixtures.js';
 
@@ -194,11 +196,11 @@ describe('Idempotency-Key', () => {
     expect(await actionsOf(initiator, instance.id, 'approve')).toHaveLength(1);
   });
 
-  it('answers 409 while a request with the key is still running, then takes over an abandoned one', async () => {
+  it('takes over, within seconds, a key whose request died before changing anything', async () => {
     const { initiator, approver, instance, task } = await runningInstance();
-    const key = uniq('stuck');
+    const key = uniq('died');
     const path = `/api/v1/bpm/tasks/${task.id}/approve`;
-    // A request that reserved the key and has not answered yet.
+    // A request that reserved the key, then its process died before its transaction committed.
     await db()
       .insertInto('bpm_idempotency')
       .values({
@@ -210,16 +212,114 @@ describe('Idempotency-Key', () => {
         response: 'null',
       })
       .execute();
-    const busy = await approve(approver, task.id, key, {});
-    expect(busy.status).toBe(409);
-    expect(busy.body.message).toMatch(/in progress/);
-    expect(await actionsOf(initiator, instance.id, 'approve')).toHaveLength(0);
-    // Its process died: after the abandonment period the key is free for the retry.
-    await sql`UPDATE bpm_idempotency SET created_at = created_at - interval '2 minutes'
-              WHERE user_id = ${approver.id} AND key = ${key}`.execute(db());
+    const started = Date.now();
     const retried = await approve(approver, task.id, key, {});
     expect(retried.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(7000);
     expect(await actionsOf(initiator, instance.id, 'approve')).toHaveLength(1);
+  });
+
+  it('records the key in the change’s transaction: a retry after a crash before the answer gets the original answer', async () => {
+    const { initiator, approver, instance, task } = await runningInstance();
+    const key = uniq('crashed');
+    const original = await approve(approver, task.id, key, { comment: 'done' });
+    expect(original.status).toBe(200);
+    // The key row as the approval's own transaction left it: committed, answer not yet stored
+    // (the process died before storing it).
+    const row = await db()
+      .selectFrom('bpm_idempotency')
+      .select(['status_code'])
+      .where('user_id', '=', approver.id)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(row.status_code).toBe(200);
+    await sql`UPDATE bpm_idempotency SET status_code = 1, response = 'null'
+              WHERE user_id = ${approver.id} AND key = ${key}`.execute(db());
+    const retried = await approve(approver, task.id, key, { comment: 'done' });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body.data).toEqual(original.body.data);
+    // Never run twice; and the rebuilt answer is what later retries replay, byte for byte.
+    expect(await actionsOf(initiator, instance.id, 'approve')).toHaveLength(1);
+    const again = await approve(approver, task.id, key, { comment: 'done' });
+    expect(again.text).toBe(retried.text);
+  });
+
+  it.runIf(realServers.database)(
+    'writes the key in the action’s own transaction (the key row is locked while it runs)',
+    async () => {
+      const { approver, instance, task } = await runningInstance();
+      const key = uniq('in-trx');
+      const url = platform.settings.database.url!;
+      const [holder, probe] = [new pg.Client(url), new pg.Client(url)];
+      await Promise.all([holder.connect(), probe.connect()]);
+      try {
+        // Hold the instance: the approval's transaction stops at its row lock, after the fence.
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM bpm_instances WHERE id = $1 FOR UPDATE', [instance.id]);
+        const approving = approve(approver, task.id, key, {});
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const { rows } = await probe.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          if (Number(rows[0]!.n) >= 1 || Date.now() > deadline) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        // The key row is held by the approval's uncommitted transaction.
+        const locked = await probe
+          .query(
+            'SELECT 1 FROM bpm_idempotency WHERE user_id = $1 AND key = $2 FOR UPDATE NOWAIT',
+            [approver.id, key],
+          )
+          .then(
+            () => 'free',
+            (err: { code?: string }) => err.code,
+          );
+        expect(locked).toBe('55P03');
+        await holder.query('COMMIT');
+        expect((await approving).status).toBe(200);
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        await Promise.all([holder.end(), probe.end()]);
+      }
+    },
+  );
+
+  it('refuses the change of a request whose key a retry took over (the fence)', async () => {
+    const { IdempotencyService } =
+      await import('../../src/services/bpm/idempotency/idempotency.service.js');
+    const service = new IdempotencyService({ db: db() });
+    const ref = { tenantId: 1, userId: 999_999, key: uniq('fence') };
+    const outcome = await service.begin(ref, 'hash');
+    if (outcome.kind !== 'run') throw new Error('expected to run');
+    // A retry took the key over: the row now belongs to another reservation.
+    await sql`UPDATE bpm_idempotency SET created_at = created_at + interval '1 second'
+              WHERE user_id = ${ref.userId} AND key = ${ref.key}`.execute(db());
+    await expect(
+      service.run(outcome.reservation, () =>
+        db()
+          .transaction()
+          .execute((trx) => service.fence(trx)),
+      ),
+    ).rejects.toMatchObject({ code: 40900 });
+    // Its own reservation still holds: the fence passes and marks it committed.
+    const fresh = { ...ref, key: uniq('fence') };
+    const mine = await service.begin(fresh, 'hash');
+    if (mine.kind !== 'run') throw new Error('expected to run');
+    await service.run(mine.reservation, () =>
+      db()
+        .transaction()
+        .execute((trx) => service.fence(trx)),
+    );
+    const row = await db()
+      .selectFrom('bpm_idempotency')
+      .select('status_code')
+      .where('user_id', '=', fresh.userId)
+      .where('key', '=', fresh.key)
+      .executeTakeFirstOrThrow();
+    expect(row.status_code).toBe(1);
   });
 
   it('forgets a key after 24 hours', async () => {

@@ -46,16 +46,23 @@ const flaky = uniq('flaky').toLowerCase();
 const late = uniq('late').toLowerCase();
 const nowhere = uniq('nowhere').toLowerCase();
 const hopeless = uniq('hopeless').toLowerCase();
+const refusing = uniq('refusing').toLowerCase();
+const rejecting = uniq('rejecting').toLowerCase();
 let platform: TestPlatform;
 let admin: string;
 let flakyReceiver: Awaited<ReturnType<typeof receiver>>;
 let hopelessReceiver: Awaited<ReturnType<typeof receiver>>;
+// Receivers answering 4xx: a refusal is a failed delivery (retried, then dead), not a delivery.
+let refusingReceiver: Awaited<ReturnType<typeof receiver>>;
+let rejectingReceiver: Awaited<ReturnType<typeof receiver>>;
 let latePort: number;
 const db = () => platform.kernel.database.db.withTables<BpmTables>();
 
 beforeAll(async () => {
   flakyReceiver = await receiver([500, 503]);
   hopelessReceiver = await receiver([500, 500, 500, 500, 500, 500]);
+  refusingReceiver = await receiver([404, 409]);
+  rejectingReceiver = await receiver([422, 422, 422, 422, 422, 422]);
   latePort = await freePort();
   platform = await startTestPlatform({
     BPM_INTERNAL_TOKEN: TOKEN,
@@ -63,6 +70,8 @@ beforeAll(async () => {
     [`BPM_CALLBACK_${suffix(flaky)}`]: flakyReceiver.url,
     [`BPM_CALLBACK_${suffix(late)}`]: `http://127.0.0.1:${latePort}/callback`,
     [`BPM_CALLBACK_${suffix(hopeless)}`]: hopelessReceiver.url,
+    [`BPM_CALLBACK_${suffix(refusing)}`]: refusingReceiver.url,
+    [`BPM_CALLBACK_${suffix(rejecting)}`]: rejectingReceiver.url,
     BPM_OUTBOX_POLL_INTERVAL: '100ms',
     BPM_OUTBOX_BACKOFF_BASE: '100ms',
     BPM_OUTBOX_MAX_ATTEMPTS: '4',
@@ -74,6 +83,8 @@ afterAll(async () => {
   await platform?.close();
   await flakyReceiver?.close();
   await hopelessReceiver?.close();
+  await refusingReceiver?.close();
+  await rejectingReceiver?.close();
 });
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
@@ -191,6 +202,31 @@ describe('terminal-state callbacks', () => {
     });
     expect(row.attempts).toBe(4);
     expect(row.last_error).toBe('HTTP 500');
+  });
+
+  it('retry a receiver that answers 4xx, with the same Idempotency-Key, until it takes it', async () => {
+    const instanceId = await finishBusinessInstance(refusing);
+    const row = await until(async () => {
+      const r = await outboxRow(instanceId);
+      return r?.status === 'delivered' ? r : undefined;
+    });
+    expect(row.attempts).toBe(3);
+    const mine = refusingReceiver.received.filter((r) => r.body.instance_id === instanceId);
+    expect(mine).toHaveLength(3);
+    expect(new Set(mine.map((r) => r.headers['idempotency-key']))).toEqual(new Set([row.event_id]));
+  });
+
+  it('record a delivery refused with 4xx every time as dead, not delivered', async () => {
+    const instanceId = await finishBusinessInstance(rejecting);
+    const row = await until(async () => {
+      const r = await outboxRow(instanceId);
+      return r?.status === 'dead' || r?.status === 'delivered' ? r : undefined;
+    });
+    expect(row).toMatchObject({ status: 'dead', attempts: 4, last_error: 'HTTP 422' });
+    expect(row.delivered_at).toBeNull();
+    expect(
+      rejectingReceiver.received.filter((r) => r.body.instance_id === instanceId),
+    ).toHaveLength(4);
   });
 
   it('back off exponentially with jitter', () => {

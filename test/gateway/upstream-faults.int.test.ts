@@ -23,10 +23,10 @@ async function faultyUpstream(answer: (res: ServerResponse) => void) {
   const server = createServer((_req, res) => answer(res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => server.closeAllConnections() };
+  return { url: `http://127.0.0.1:${port}`, server, close: () => server.closeAllConnections() };
 }
 
-async function gatewayTo(identity: string) {
+async function gatewayTo(identity: string, logs?: string[]) {
   const settings = loadSettings({
     JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'silent',
@@ -35,7 +35,9 @@ async function gatewayTo(identity: string) {
   const gateway = await buildGatewayApp({
     routes: GATEWAY_ROUTES,
     settings,
-    logger: createLogger('silent'),
+    logger: logs
+      ? createLogger('info', {}, { write: (line: string) => void logs.push(line) })
+      : createLogger('silent'),
     cache: platform.kernel.cache,
     upstreams: { ...platform.serviceUrls, identity },
   });
@@ -132,5 +134,66 @@ describe('an upstream that fails mid-answer', () => {
       await gateway.close();
       upstream.close();
     }
+  });
+});
+
+describe('an upstream that dies before it answers (issue 19, items 2 and 8)', () => {
+  /** What the gateway logged about the failure: every line at warning level or above. */
+  const problems = (logs: string[]) =>
+    logs.map((line) => JSON.parse(line) as Record<string, any>).filter((l) => l.level >= 40);
+
+  it.each([
+    ['resets the connection', (res: ServerResponse) => res.socket?.resetAndDestroy()],
+    ['closes the connection', (res: ServerResponse) => res.socket?.destroy()],
+  ])(
+    'answers 503 50300 when the service %s mid-request, logged as one warning line',
+    async (_how, die) => {
+      const upstream = await faultyUpstream(die);
+      const logs: string[] = [];
+      const gateway = await gatewayTo(upstream.url, logs);
+      try {
+        const res = await fetch(`${gateway.url}/api/v1/users`, {
+          headers: { authorization: `Bearer ${admin}` },
+          signal: AbortSignal.timeout(5000),
+        });
+        expect(res.status).toBe(503);
+        expect(((await res.json()) as { code: number }).code).toBe(50300);
+      } finally {
+        await gateway.close();
+        upstream.close();
+      }
+      const lines = problems(logs);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 40,
+        msg: 'dependency unavailable',
+        dependency: 'identity',
+      });
+      expect(lines[0]!.cause).toMatch(/ECONNRESET|UND_ERR_SOCKET|other side closed|reset/i);
+      expect(JSON.stringify(lines[0])).not.toMatch(/stack|\n\s+at /);
+    },
+  );
+
+  it('answers 503 50300 with one warning line when nothing listens at the service address', async () => {
+    const upstream = await faultyUpstream(() => undefined);
+    const url = upstream.url;
+    upstream.close();
+    const { server } = upstream;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const logs: string[] = [];
+    const gateway = await gatewayTo(url, logs);
+    try {
+      const res = await fetch(`${gateway.url}/api/v1/users`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { code: number }).code).toBe(50300);
+    } finally {
+      await gateway.close();
+    }
+    const lines = problems(logs);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, dependency: 'identity' });
+    expect(lines[0]!.cause).toMatch(/ECONNREFUSED/);
   });
 });

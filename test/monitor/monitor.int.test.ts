@@ -74,6 +74,7 @@ describe('GET /api/v1/monitor/jobs/heartbeats', () => {
         'audit.login_consumer',
         'audit.notify_outbox',
         'audit.chain_checkpoint',
+        'auth.login_relay',
         'bpm.outbox',
         'bpm.timeout_scanner',
         'monitor.metric_sampler',

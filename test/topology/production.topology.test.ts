@@ -231,6 +231,7 @@ describe.runIf(onRealServers)('production topology: one process per service', ()
     const expected = [
       'audit.login_consumer',
       'audit.notify_outbox',
+      'auth.login_relay',
       'bpm.outbox',
       'bpm.timeout_scanner',
       'monitor.metric_sampler',

@@ -1,3 +1,4 @@
+import type { Failpoints } from '../failpoints.js';
 import { createHash, createHmac } from 'node:crypto';
 import type { Generated, Kysely, Transaction } from 'kysely';
 import { maskSecrets } from './masking.js';
@@ -123,10 +124,15 @@ function isTransaction(db: Kysely<never>): db is Transaction<never> {
  * write with no actor name, no tenant, outside a transaction, or with no explicit target ids.
  */
 export class BusinessAuditWriter {
-  constructor(private readonly chainKey: Buffer) {}
+  constructor(
+    private readonly chainKey: Buffer,
+    /** `after_audit_write`: a failure here must roll the change back with its audit rows. */
+    private readonly failpoints?: Failpoints,
+  ) {}
 
-  write(db: Kysely<never>, entry: BusinessAuditEntry): Promise<void> {
-    return writeChained(db, entry, this.chainKey);
+  async write(db: Kysely<never>, entry: BusinessAuditEntry): Promise<void> {
+    await writeChained(db, entry, this.chainKey);
+    await this.failpoints?.hit('after_audit_write');
   }
 }
 

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql, type Generated } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { listenForConnectionErrors } from '../db/database.js';
 import { jsonRecords } from '../db/json-records.js';
 import type { OperationLogEntry, OperationLogWriter } from './operation-log.js';
 
@@ -85,7 +86,7 @@ export function openOperationLogSink(options: {
     max: 1,
     options: `-c statement_timeout=${WRITE_STATEMENT_TIMEOUT_MS} -c synchronous_commit=off`,
   });
-  pool.on('error', (err) => options.logger.warn({ err }, 'operation-log connection failed'));
+  listenForConnectionErrors(pool, options.logger, 'operation-log connection lost');
   const db = new Kysely<OperationLogTables>({ dialect: new PostgresDialect({ pool }) });
   return { write: (entries) => insertOperationLogs(db, entries), close: () => db.destroy() };
 }

@@ -99,9 +99,9 @@ async function verifiedContext(
   try {
     fresh = await options.nonces.setIfAbsent(`gw:nonce:${context.nonce}`, '1', NONCE_TTL_MS);
   } catch (err) {
-    // Fail closed: without the store a replay could not be told from the original.
-    request.log.error({ err: (err as Error).message }, 'nonce store unavailable');
-    throw new AppError(ERROR_CODES.UNAVAILABLE, 'identity verification unavailable');
+    // Fail closed: without the store a replay could not be told from the original. The error
+    // handler logs the cause once, as a warning.
+    throw AppError.unavailable(err as Error, 'identity verification unavailable');
   }
   if (!fresh) throw new AppError(ERROR_CODES.UNAUTHENTICATED, 'untrusted identity headers');
   request.raw.headers['x-forwarded-for'] = context.clientIp;

@@ -1,5 +1,20 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { DependencyDownError, dependencyFailureOf } from '../dependency-errors.js';
+
+/**
+ * How long one Redis command may take before it fails (a paused or black-holed Redis, or one
+ * that is down while the client reconnects): Redis answers in well under a millisecond, so a
+ * second means it is not answering, and a request must not wait on it any longer.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000;
+
+/**
+ * After a command found Redis down or not answering, the next commands fail at once for this
+ * long instead of each waiting out its own timeout (a request makes several): callers fail open
+ * or answer 503 without a stall, and the first command after it probes Redis again.
+ */
+export const REDIS_BREAK_MS = 2000;
 
 export interface BucketResult {
   allowed: boolean;
@@ -165,6 +180,8 @@ type RedisWithBucket = Redis & {
 class RedisCache implements Cache {
   readonly kind = 'redis';
   private readonly redis: RedisWithBucket;
+  /** Until when commands fail at once (Redis was just found down); see REDIS_BREAK_MS. */
+  private brokenUntil = 0;
 
   constructor(url: string, password: string | undefined, keyPrefix: string, logger: Logger) {
     const redis = new Redis(url, {
@@ -172,6 +189,7 @@ class RedisCache implements Cache {
       ...(password ? { password } : {}),
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     });
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
     redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
@@ -179,42 +197,58 @@ class RedisCache implements Cache {
   }
 
   get(key: string) {
-    return this.redis.get(key);
+    return this.down(() => this.redis.get(key));
   }
 
   async set(key: string, value: string, ttlMs: number) {
-    await this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)));
+    await this.down(() => this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs))));
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number) {
-    const set = await this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX');
+    const set = await this.down(() =>
+      this.redis.set(key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX'),
+    );
     return set === 'OK';
   }
 
   async del(...keys: string[]) {
-    if (keys.length > 0) await this.redis.del(...keys);
+    if (keys.length > 0) await this.down(() => this.redis.del(...keys));
   }
 
   take(key: string) {
-    return this.redis.getdel(key);
+    return this.down(() => this.redis.getdel(key));
   }
 
   async increment(key: string, windowMs: number, by = 1) {
-    const [[, count]] = (await this.redis
-      .multi()
-      .incrby(key, by)
-      .pexpire(key, windowMs, 'NX')
-      .exec()) as [[Error | null, number], [Error | null, number]];
+    const [[, count]] = (await this.down(() =>
+      this.redis.multi().incrby(key, by).pexpire(key, windowMs, 'NX').exec(),
+    )) as [[Error | null, number], [Error | null, number]];
     return count;
   }
 
   async takeToken(key: string, ratePerSecond: number, burst: number): Promise<BucketResult> {
-    const [allowed, retry] = await this.redis.takeToken(key, ratePerSecond, burst);
+    const [allowed, retry] = await this.down(() => this.redis.takeToken(key, ratePerSecond, burst));
     return { allowed: allowed === 1, retryAfterMs: retry };
   }
 
   async ping() {
-    await this.redis.ping();
+    await this.down(() => this.redis.ping());
+  }
+
+  /**
+   * Runs a command unless Redis was just found down. A failure of Redis itself (down, paused,
+   * timed out) becomes the cache's DependencyDownError (503, or a fail-open caller's fallback)
+   * and breaks the circuit for a moment; a command error (a bad script) stays what it is.
+   */
+  private down<T>(command: () => Promise<T>): Promise<T> {
+    if (Date.now() < this.brokenUntil) {
+      return Promise.reject(new DependencyDownError('cache', new Error('not answering')));
+    }
+    return command().catch((err: unknown) => {
+      if (!dependencyFailureOf(err, 'cache')) throw err;
+      this.brokenUntil = Date.now() + REDIS_BREAK_MS;
+      throw new DependencyDownError('cache', err);
+    });
   }
 
   async close() {

@@ -4,8 +4,11 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { causeText } from '../dependency-errors.js';
 
 const INT8_OID = 20;
+/** How long a request waits for a new connection to a database that does not answer: then 503. */
+const CONNECT_TIMEOUT_MS = 5000;
 // Ids are bigint columns; both drivers return them as JSON-safe numbers.
 const parseInt8 = (value: string) => Number(value);
 
@@ -54,6 +57,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID
@@ -61,8 +65,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its connection (a database restart) must not crash the process.
-  pool.on('error', (err) => options.logger.warn({ err }, 'idle database connection failed'));
+  listenForConnectionErrors(pool, options.logger, 'database connection lost');
   await waitForDatabase(pool, options);
   return {
     kind: 'postgres',
@@ -94,6 +97,20 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * A connection PostgreSQL drops (a restart, a failover, `pg_terminate_backend`) makes `pg` emit
+ * 'error': on the pool while the client is idle, on the client itself while it is checked out.
+ * Unheard, the second is an uncaught exception that ends the process. Every client gets a
+ * listener for its whole life; the query in flight fails on its own (answered 503), and the pool
+ * discards the broken client when it is released, so the process recovers by itself.
+ */
+export function listenForConnectionErrors(pool: pg.Pool, logger: Logger, message: string) {
+  const warn = (err: Error) => logger.warn({ cause: causeText(err) }, message);
+  pool.on('connect', (client) => client.on('error', warn));
+  // The pool re-emits an idle client's error, which the client's own listener already logged.
+  pool.on('error', () => undefined);
 }
 
 async function waitForDatabase(pool: pg.Pool, options: DatabaseOptions): Promise<void> {

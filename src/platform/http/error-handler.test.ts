@@ -20,7 +20,12 @@ describe('toAppError', () => {
     ['SOME_LIBRARY_ERROR', 405, 40000],
     ['22P02', undefined, 40000],
     ['FST_ERR_RESPONSE_SERIALIZATION', 500, 50000],
-    ['ECONNREFUSED', undefined, 50000],
+    // A dependency down (the database, an upstream reset mid-request) is the contract's 50300.
+    ['ECONNREFUSED', undefined, 50300],
+    ['ECONNRESET', 500, 50300],
+    ['UND_ERR_SOCKET', 500, 50300],
+    ['57P01', undefined, 50300],
+    ['SOME_LIBRARY_ERROR', 500, 50000],
   ])('maps %s (status %s) to %i', (code, status, expected) => {
     const appError = toAppError(fastifyError(code, status));
     expect(appError.code).toBe(expected);

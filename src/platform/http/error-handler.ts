@@ -5,6 +5,17 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { discardRestOfBody } from './body-limit.js';
 import type { ErrorTextLookup } from './error-texts.js';
 import { AppError, ERROR_CODES, type ErrorCode, type FieldProblem } from '../errors.js';
+import { dependencyFailureOf, type DependencyFailure } from '../dependency-errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The upstream service this request is proxied to (the gateway sets it): names the
+     * dependency when the proxy reports that service unreachable.
+     */
+    upstreamService?: string;
+  }
+}
 
 interface ZodLikeIssue {
   keyword: string;
@@ -85,6 +96,8 @@ export function toAppError(error: FastifyError): AppError {
   if (typeof error.code === 'string' && error.code.startsWith('FST_REPLY_FROM_')) {
     return new AppError(ERROR_CODES.UNAVAILABLE, 'upstream service unavailable');
   }
+  // A dependency down (the database, the cache, an upstream reset mid-request): 503, not 500.
+  if (dependencyFailureOf(error)) return new AppError(ERROR_CODES.UNAVAILABLE);
   if (error instanceof SyntaxError)
     return new AppError(ERROR_CODES.BAD_REQUEST, 'malformed request');
   const status = error.statusCode;
@@ -120,7 +133,11 @@ export function handleError(
   texts?: ErrorTextLookup,
 ) {
   const appError = toAppError(error);
-  if (appError.httpStatus >= 500) {
+  const down = appError.code === ERROR_CODES.UNAVAILABLE ? unavailableCause(error, request) : null;
+  if (down) {
+    // Expected while a dependency is down: one line each, no stack (it says nothing new).
+    request.log.warn(down, 'dependency unavailable');
+  } else if (appError.httpStatus >= 500) {
     request.log.error({ err: error }, 'request failed');
   } else if (!(error instanceof AppError)) {
     request.log.info({ code: appError.code, reason: error.message }, 'request rejected');
@@ -137,6 +154,18 @@ export function handleError(
     message: texts?.messageFor(appError.code) ?? appError.message,
     data: appError.details ?? null,
   });
+}
+
+/** What was down and why, for the warning; null for a 503 the code raised on purpose. */
+function unavailableCause(error: Error, request: FastifyRequest): DependencyFailure | null {
+  if (error instanceof AppError && !(error.cause instanceof Error)) return null;
+  const fallback = request.upstreamService ?? 'database';
+  return (
+    dependencyFailureOf(error, fallback) ?? {
+      dependency: fallback,
+      cause: error.cause instanceof Error ? error.cause.message : error.message,
+    }
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { dependencyFailureOf } from '../dependency-errors.js';
 
 export interface PeriodicJob {
   stop(): Promise<void>;
@@ -19,9 +20,13 @@ export function every(
   const tick = () => {
     if (running || stopped) return;
     running = work()
-      .catch((err: Error) =>
-        logger.error({ job: name, err: err.message }, 'background job round failed'),
-      )
+      .catch((err: Error) => {
+        // A dependency down (the database restarting) is expected to pass: one warning line.
+        const down = dependencyFailureOf(err);
+        if (down)
+          logger.warn({ job: name, ...down }, 'background job round skipped: dependency down');
+        else logger.error({ job: name, err: err.message }, 'background job round failed');
+      })
       .finally(() => {
         running = undefined;
       });

@@ -1,3 +1,4 @@
+import type { Failpoints } from '../failpoints.js';
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Logger } from 'pino';
@@ -50,6 +51,8 @@ export interface OutboxDeliveryOptions extends OutboxDeliveryTuning {
   deliverLocally?(row: OutboxRow): Promise<void> | undefined;
   /** The body posted for a row (the current text of a notice); default the stored payload. */
   payloadOf?(row: OutboxRow): Promise<Record<string, unknown>>;
+  /** `after_2xx_before_mark`: the receiver took the row, which is not marked delivered yet. */
+  failpoints?: Failpoints | undefined;
   /** The clock that paces pruning (milliseconds); default Date.now. */
   now?: () => number;
 }
@@ -181,6 +184,7 @@ export class OutboxDelivery {
       await response.body.dump();
       if (response.statusCode < 200 || response.statusCode >= 300)
         error = `HTTP ${response.statusCode}`;
+      else await this.o.failpoints?.hit('after_2xx_before_mark');
     } catch (err) {
       error = (err as Error).message;
     }

@@ -11,6 +11,9 @@ import { registerAuthRoutes } from './auth.routes.js';
 import { AuthService } from './auth.service.js';
 import { LoginThrottle } from './login-throttle.js';
 import { createSessionRepo } from './session.repo.js';
+import { insertLoginEvent, LoginEventRelay } from './login-outbox.js';
+import { AUTH_JOBS, authJobs } from './auth.jobs.js';
+import type { JobSpec } from '../../platform/jobs/catalogue.js';
 import { AccessTokens } from './tokens.js';
 import { registerOAuth2 } from './oauth2/oauth2.app.js';
 import type { OAuthServer } from './oauth2/oauth2.server.js';
@@ -44,7 +47,7 @@ export function createAuthService(kernel: Kernel, ports: AuthPorts): AuthService
  * the key-encryption setting.
  */
 function createAuthWithTotp(kernel: Kernel, ports: AuthPorts) {
-  const { settings, logger, cache, stream } = kernel;
+  const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<AuthTables>();
   const totp = new TotpService({
     db: kernel.database.db.withTables<TotpTables>(),
@@ -63,7 +66,7 @@ function createAuthWithTotp(kernel: Kernel, ports: AuthPorts) {
     sessions: createSessionRepo(db),
     directory: ports.users,
     cache,
-    stream,
+    loginEvents: (row) => insertLoginEvent(db, row),
     tokens: new AccessTokens(settings.auth.jwtSecret, settings.auth.accessTokenTtlMs),
     passwords: kernel.passwords,
     throttle: new LoginThrottle({ cache, ...settings.auth.throttle }),
@@ -78,16 +81,24 @@ function createAuthWithTotp(kernel: Kernel, ports: AuthPorts) {
 export async function buildAuthApp(
   kernel: Kernel,
   ports: AuthPorts,
-): Promise<{ app: HttpApp; auth: AuthService; oauth: OAuthServer }> {
+): Promise<{ app: HttpApp; auth: AuthService; oauth: OAuthServer; jobs: JobSpec[] }> {
   const { settings, logger, cache } = kernel;
   const db = kernel.database.db.withTables<AuthTables>();
   const { app } = await createServiceApp(kernel, 'auth');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   const { auth, totp } = createAuthWithTotp(kernel, ports);
-  registerReadiness(app, {
-    database: () => sql`SELECT 1`.execute(db),
-    cache: () => cache.ping(),
+  const relay = new LoginEventRelay({
+    db,
+    stream: kernel.stream,
+    logger: logger.child({ job: AUTH_JOBS.loginRelay.name }),
   });
+  registerReadiness(
+    app,
+    { database: () => sql`SELECT 1`.execute(db), cache: () => cache.ping() },
+    undefined,
+    // Login events waiting for the stream: still ready (sign-in works), but visible.
+    async () => ({ login_relay: await relay.backlog() }),
+  );
   registerAuthRoutes(app, auth);
   registerTotpRoutes(app, totp);
   // The same lookup as the login log's (AUDIT_GEO_ONLINE_URL when set, else offline).
@@ -169,5 +180,5 @@ export async function buildAuthApp(
       revokeSessions: (userId) => auth.revokeUserSessions(userId, 'password_reset'),
     }),
   );
-  return { app, auth, oauth };
+  return { app, auth, oauth, jobs: authJobs(kernel, relay) };
 }

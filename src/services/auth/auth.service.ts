@@ -3,11 +3,12 @@ import { passwordProblem, type PasswordHasher } from '../../platform/auth/passwo
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/errors.js';
-import type { EventStream } from '../../platform/stream/stream.js';
 import type { AuthUser, UserDirectory } from './auth.ports.js';
 import type { CaptchaMode } from './captcha.js';
 import {
-  publishLoginEvent,
+  loginEventRow,
+  recordLoginEvent,
+  type LoginEventSink,
   type LoginSubject,
   type LoginType,
   type RequestContext,
@@ -42,7 +43,8 @@ export interface AuthServiceOptions {
   sessions: SessionRepo;
   directory: UserDirectory;
   cache: Cache;
-  stream: EventStream;
+  /** Where a failed sign-in's event is written (the login outbox; a success goes with its session). */
+  loginEvents: LoginEventSink;
   tokens: AccessTokens;
   /** The process's argon2 semaphore. */
   passwords: PasswordHasher;
@@ -108,20 +110,30 @@ export class AuthService {
       userVersion,
       expiresAt: new Date(this.now() + this.o.sessionMaxAgeMs),
     };
-    await this.o.sessions.createSession({
-      id: session.id,
-      tenant_id: user.tenant_id,
-      user_id: user.id,
-      ip: ctx.ip,
-      user_agent: ctx.userAgent,
-      device_id: ctx.deviceId,
-      user_version: session.userVersion,
-      expires_at: session.expiresAt,
-    });
-    const pair = await this.issueTokens(user, session, null);
     const who = { tenantId: user.tenant_id, userId: user.id, username: user.username };
-    this.publishLogin(true, null, who, ctx, loginType);
-    return pair;
+    const event = loginEventRow({
+      success: true,
+      reason: null,
+      who,
+      ctx,
+      loginType,
+      at: this.now(),
+    });
+    // The event is written in the session's own transaction: no session without its login log.
+    await this.o.sessions.createSession(
+      {
+        id: session.id,
+        tenant_id: user.tenant_id,
+        user_id: user.id,
+        ip: ctx.ip,
+        user_agent: ctx.userAgent,
+        device_id: ctx.deviceId,
+        user_version: session.userVersion,
+        expires_at: session.expiresAt,
+      },
+      event,
+    );
+    return this.issueTokens(user, session, null);
   }
 
   private async requireUser(userId: number): Promise<AuthUser> {
@@ -300,7 +312,7 @@ export class AuthService {
     await this.o.throttle.begin(account, ctx.ip);
     const current = await this.o.directory.passwordHashOf(principal.userId);
     if (!current || !(await this.o.passwords.verify(current, password))) {
-      this.publishLogin(
+      await this.publishLogin(
         false,
         refusal.reason,
         { tenantId: principal.tenantId, userId: principal.userId, username: principal.username },
@@ -344,6 +356,6 @@ export class AuthService {
     ctx: RequestContext,
     loginType: LoginType = 'password',
   ) {
-    publishLoginEvent(this.o, { success, reason, who, ctx, loginType, at: this.now() });
+    return recordLoginEvent(this.o, { success, reason, who, ctx, loginType, at: this.now() });
   }
 }

@@ -3,6 +3,17 @@ import type { ColumnType, Generated } from 'kysely';
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
 export type AuthTables = {
+  /** Login events waiting for the stream (0029_auth_login_outbox.sql). */
+  auth_login_outbox: {
+    id: Generated<number>;
+    event_id: string;
+    event: string;
+    payload: ColumnType<Record<string, unknown>, string, string>;
+    created_at: CreatedAt;
+    attempts: Generated<number>;
+    claimed_until: Date | null;
+    last_error: string | null;
+  };
   auth_sessions: {
     /** Random (newSessionId), never a sequence. */
     id: number;

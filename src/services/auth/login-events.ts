@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { publishBestEffort, type EventStream } from '../../platform/stream/stream.js';
+import { newLoginEventId, type LoginEventRow } from './login-outbox.js';
 
 /** The login log's `login_type`. */
 export type LoginType = 'password' | 'totp' | 'github' | 'google' | 'oidc';
@@ -19,28 +18,30 @@ export interface LoginSubject {
   username: string;
 }
 
+/** What a sign-in reports for the login log. */
+export interface LoginEventFacts {
+  success: boolean;
+  reason: string | null;
+  who: LoginSubject;
+  ctx: RequestContext;
+  loginType: LoginType;
+  at: number;
+}
+
+/** Where a failed sign-in's event is written (the outbox table; the relay publishes it). */
+export type LoginEventSink = (row: LoginEventRow) => Promise<void>;
+
 /**
- * `auth.login.success` / `auth.login.failed` for the audit service's login log: best effort
- * (2 s), never blocking the sign-in; the event id doubles as the stream's dedup id.
+ * `auth.login.success` / `auth.login.failed` as the outbox stores it and the stream carries it;
+ * the event id doubles as the stream's dedup id and the login log's unique key.
  */
-export function publishLoginEvent(
-  o: { stream: EventStream; logger: Logger },
-  e: {
-    success: boolean;
-    reason: string | null;
-    who: LoginSubject;
-    ctx: RequestContext;
-    loginType: LoginType;
-    at: number;
-  },
-): void {
-  const eventId = randomUUID();
+export function loginEventRow(e: LoginEventFacts): LoginEventRow {
+  const eventId = newLoginEventId();
   const event = e.success ? 'auth.login.success' : 'auth.login.failed';
-  publishBestEffort(
-    o.stream,
-    o.logger,
+  return {
+    event_id: eventId,
     event,
-    {
+    payload: {
       event,
       event_id: eventId,
       tenant_id: e.who.tenantId,
@@ -55,6 +56,26 @@ export function publishLoginEvent(
       request_id: e.ctx.requestId,
       occurred_at: new Date(e.at).toISOString(),
     },
-    eventId,
-  );
+  };
+}
+
+/**
+ * Records a sign-in's event in the outbox (a successful one goes in the session's own
+ * transaction instead; see SessionRepo.createSession). Never fails the sign-in: a refusal is
+ * answered even when its event cannot be written, with a warning (the database is then down,
+ * and the sign-in could not have succeeded either).
+ */
+export async function recordLoginEvent(
+  o: { loginEvents: LoginEventSink; logger: Logger },
+  e: LoginEventFacts,
+): Promise<void> {
+  const row = loginEventRow(e);
+  await o
+    .loginEvents(row)
+    .catch((err: Error) =>
+      o.logger.warn(
+        { event: row.event, event_id: row.event_id, err: err.message },
+        'login event not recorded',
+      ),
+    );
 }

@@ -1,4 +1,6 @@
+import type { Logger } from 'pino';
 import type { Cache } from '../../platform/cache/cache.js';
+import { failOpen, type LookasideCache } from '../../platform/cache/fail-open.js';
 import type { SessionRepo } from './session.repo.js';
 
 /** Bounds how long a replica may trust a cached "open" after another replica revoked. */
@@ -11,14 +13,19 @@ const sessionKey = (sessionId: number) => `auth:session:${sessionId}`;
  * through Redis when configured), and marked closed in the cache the moment it is revoked here.
  */
 export class SessionState {
-  constructor(private readonly o: { sessions: SessionRepo; cache: Cache }) {}
+  /** Fails open: with the cache down, the database answers (each request reads the session). */
+  private readonly cache: LookasideCache;
+
+  constructor(private readonly o: { sessions: SessionRepo; cache: Cache; logger: Logger }) {
+    this.cache = failOpen(o.cache, o.logger, 'session state');
+  }
 
   async isActive(sessionId: number, userId: number): Promise<boolean> {
-    const cached = await this.o.cache.get(sessionKey(sessionId));
+    const cached = await this.cache.get(sessionKey(sessionId));
     if (cached !== null) return cached === String(userId);
     const owner = await this.o.sessions.sessionOwner(sessionId);
     const active = owner !== undefined && !owner.revoked && owner.user_id === userId;
-    await this.o.cache.set(
+    await this.cache.set(
       sessionKey(sessionId),
       active ? String(userId) : '0',
       SESSION_CACHE_TTL_MS,
@@ -38,6 +45,6 @@ export class SessionState {
   }
 
   private markClosed(sessionId: number) {
-    return this.o.cache.set(sessionKey(sessionId), '0', SESSION_CACHE_TTL_MS);
+    return this.cache.set(sessionKey(sessionId), '0', SESSION_CACHE_TTL_MS);
   }
 }

@@ -1,3 +1,4 @@
+import { insertLoginEvent, type LoginEventRow } from './login-outbox.js';
 import { sql, type Kysely } from 'kysely';
 import type { AuthTables } from './auth.tables.js';
 import { deleteUserArtifacts } from './oauth2/artifacts.repo.js';
@@ -29,7 +30,8 @@ export interface ConsumedToken {
 }
 
 export interface SessionRepo {
-  createSession(session: NewSession): Promise<void>;
+  /** Opens a session and, in the same transaction, writes its sign-in's event to the outbox. */
+  createSession(session: NewSession, loginEvent: LoginEventRow): Promise<void>;
   insertRefreshToken(
     sessionId: number,
     hash: string,
@@ -59,8 +61,11 @@ export interface SessionRepo {
 
 export function createSessionRepo(db: Kysely<AuthTables>): SessionRepo {
   return {
-    async createSession(session) {
-      await db.insertInto('auth_sessions').values(session).execute();
+    async createSession(session, loginEvent) {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('auth_sessions').values(session).execute();
+        await insertLoginEvent(trx, loginEvent);
+      });
     },
 
     async insertRefreshToken(sessionId, hash, expiresAt, parentId) {

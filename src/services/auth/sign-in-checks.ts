@@ -1,12 +1,12 @@
 import type { PasswordHasher } from '../../platform/auth/passwords.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { AppError, ERROR_CODES } from '../../platform/errors.js';
-import type { EventStream } from '../../platform/stream/stream.js';
 import type { Logger } from 'pino';
 import type { AuthUser, UserDirectory } from './auth.ports.js';
 import { checkCaptcha, createCaptcha, type CaptchaMode } from './captcha.js';
 import {
-  publishLoginEvent,
+  recordLoginEvent,
+  type LoginEventSink,
   type LoginSubject,
   type LoginType,
   type RequestContext,
@@ -35,7 +35,8 @@ export interface SignedIn {
 export interface SignInChecksOptions {
   directory: UserDirectory;
   cache: Cache;
-  stream: EventStream;
+  /** Where a sign-in's event is written (the login outbox). */
+  loginEvents: LoginEventSink;
   logger: Logger;
   /** The process's argon2 semaphore. */
   passwords: PasswordHasher;
@@ -127,7 +128,13 @@ export class SignInChecks {
       tenant && (await this.o.directory.findCredentials(tenant.id, input.username));
     if (!tenant || !credentials) {
       await this.o.passwords.burn(input.password);
-      this.publishLogin(false, tenant ? 'unknown_user' : 'unknown_tenant', who, ctx, loginType);
+      await this.publishLogin(
+        false,
+        tenant ? 'unknown_user' : 'unknown_tenant',
+        who,
+        ctx,
+        loginType,
+      );
       throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
     }
     who.userId = credentials.id;
@@ -140,7 +147,7 @@ export class SignInChecks {
           ? 'user_disabled'
           : null;
     if (refusal) {
-      this.publishLogin(false, refusal, who, ctx, loginType);
+      await this.publishLogin(false, refusal, who, ctx, loginType);
       throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
     }
     return { account, who, credentials };
@@ -188,10 +195,10 @@ export class SignInChecks {
     const { user } = signedIn;
     const who = { tenantId: user.tenant_id, userId: user.id, username: user.username };
     if (user.must_change_password) {
-      this.publishLogin(false, 'password_change_required', who, ctx, 'oidc');
+      void this.publishLogin(false, 'password_change_required', who, ctx, 'oidc');
       throw new AppError(ERROR_CODES.PASSWORD_CHANGE_REQUIRED);
     }
-    this.publishLogin(true, null, who, ctx, 'oidc');
+    void this.publishLogin(true, null, who, ctx, 'oidc');
     return { accountId: String(user.id), amr: signedIn.factor === 'ok' ? ['pwd', 'otp'] : ['pwd'] };
   }
 
@@ -205,7 +212,7 @@ export class SignInChecks {
     try {
       await this.o.throttle.begin(account, ctx.ip);
     } catch (err) {
-      this.publishLogin(false, 'throttled', who, ctx, loginType);
+      await this.publishLogin(false, 'throttled', who, ctx, loginType);
       throw err;
     }
   }
@@ -226,7 +233,7 @@ export class SignInChecks {
       );
     }
     if (factor === 'wrong') {
-      this.publishLogin(false, 'wrong_totp', who, ctx, loginType);
+      await this.publishLogin(false, 'wrong_totp', who, ctx, loginType);
       throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
     }
     return factor;
@@ -245,6 +252,6 @@ export class SignInChecks {
     ctx: RequestContext,
     loginType: LoginType,
   ) {
-    publishLoginEvent(this.o, { success, reason, who, ctx, loginType, at: this.now() });
+    return recordLoginEvent(this.o, { success, reason, who, ctx, loginType, at: this.now() });
   }
 }

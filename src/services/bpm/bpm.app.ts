@@ -9,6 +9,7 @@ import type { BpmTables } from './bpm.tables.js';
 import { registerDefinitionRoutes } from './definitions/definitions.routes.js';
 import { DefinitionsService } from './definitions/definitions.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { runKeyedHandlersWithReservation } from './idempotency/idempotency.hooks.js';
 import { registerDirectoryRoutes } from './directory/directory.routes.js';
 import { registerOutOfOfficeRoutes } from './out-of-office/out-of-office.routes.js';
 import { OutOfOfficeService } from './out-of-office/out-of-office.service.js';
@@ -52,8 +53,13 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
     new DefinitionsService({ db, directoryOf, audit: kernel.businessAudit }),
     directoryOf,
   );
+  const idempotency = new IdempotencyService({ db });
+  // Before the routes: every keyed handler runs holding its reservation (see fence).
+  runKeyedHandlersWithReservation(app, idempotency);
   const runner = new InstanceRunner({
     db,
+    fence: (trx) => idempotency.fence(trx),
+    failpoints: kernel.failpoints,
     notify: { enabled: settings.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf,
     filesOf: ports.filesOf,
@@ -65,7 +71,6 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
     audit: kernel.businessAudit,
     filesOf: ports.filesOf,
   });
-  const idempotency = new IdempotencyService({ db });
   registerInstanceRoutes(app, instances, idempotency);
   registerTaskRoutes(
     app,

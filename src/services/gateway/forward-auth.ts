@@ -1,7 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import type { Principal } from '../../platform/auth/principal.js';
+import { DependencyDownError } from '../../platform/dependency-errors.js';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../platform/errors.js';
+
+const UNAVAILABLE_TEXT = 'authentication service unavailable';
 
 /** Forward-auth: asks the auth service who the bearer of a request is. */
 export interface ForwardAuth {
@@ -56,8 +59,8 @@ export class HttpForwardAuth implements ForwardAuth {
         },
       });
     } catch (err) {
-      request.log.error({ err: (err as Error).message }, 'forward-auth unreachable');
-      throw new AppError(ERROR_CODES.UNAVAILABLE, 'authentication service unavailable');
+      // Logged once, as a warning naming the auth service, by the error handler.
+      throw AppError.unavailable(new DependencyDownError('auth', err), UNAVAILABLE_TEXT);
     }
     const body = (await response.body.json().catch(() => null)) as {
       code?: number;
@@ -69,7 +72,8 @@ export class HttpForwardAuth implements ForwardAuth {
       throw new AppError(body.code as ErrorCode, body.message);
     }
     // Fail closed on anything unexpected.
-    throw new AppError(ERROR_CODES.UNAVAILABLE, 'authentication service unavailable');
+    const cause = new Error(`forward-auth answered HTTP ${response.statusCode}`);
+    throw AppError.unavailable(new DependencyDownError('auth', cause), UNAVAILABLE_TEXT);
   }
 
   async close() {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import httpProxy from '@fastify/http-proxy';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import type { ServiceRoute } from '../../platform/module.js';
 import type { Settings } from '../../config/settings.js';
@@ -15,6 +15,7 @@ import {
   UNSIGNED_PAYLOAD,
 } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
+import { failOpenHandler } from '../../platform/cache/fail-open.js';
 import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
 import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
@@ -25,6 +26,7 @@ import type { Logger } from 'pino';
 import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { withoutHopByHopHeaders } from './hop-by-hop.js';
+import { proxyLogger } from './proxy-log.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
 const OPENAPI_FILE = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
@@ -95,14 +97,21 @@ export async function buildGatewayApp(
     'gateway_rate_limited_total',
     'Requests refused by the rate limiter',
   );
+  // The rate limiter fails open: a cache that is down or not answering lets requests through
+  // (after at most one command timeout) instead of refusing or stalling every one of them.
+  const letThrough = failOpenHandler(
+    options.logger,
+    'gateway rate limit',
+  )({
+    allowed: true,
+    retryAfterMs: 0,
+  });
   app.addHook('onRequest', async (request, reply) => {
     // Identity headers come only from forward-auth: whatever the client sent is dropped first.
     stripAuthHeaders(request.headers);
-    const bucket = await cache.takeToken(
-      `gw:rate:${request.ip}`,
-      settings.gateway.rateAverage,
-      settings.gateway.rateBurst,
-    );
+    const bucket = await cache
+      .takeToken(`gw:rate:${request.ip}`, settings.gateway.rateAverage, settings.gateway.rateBurst)
+      .catch(letThrough);
     if (!bucket.allowed) {
       rateLimited?.inc();
       reply.header('retry-after', String(Math.max(1, Math.ceil(bucket.retryAfterMs / 1000))));
@@ -171,7 +180,8 @@ export async function buildGatewayApp(
       // No per-request "fetching from remote server" lines; proxy failures are still logged.
       disableRequestLogging: true,
       rewritePrefix: route.rewritePrefix ?? route.prefix,
-      preHandler: async (request: FastifyRequest) => {
+      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+        request.log = proxyLogger(request.log, reply, route.service);
         const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
         // A streamed upload goes on as it arrives (counted against the route's limit); the
         // signature says its body is not covered. Every other body is read whole and hashed.
@@ -188,6 +198,8 @@ export async function buildGatewayApp(
           },
           settings.gateway.signingSecret,
         );
+        // From here a failure is the service's (forward-auth above may fail on its own).
+        request.upstreamService = route.service;
       },
       replyOptions: {
         // Never resent: a retry would carry the same signed set, which the service refuses as a

@@ -1,6 +1,8 @@
 import { findAccount, type AccountMatch } from './account-lookup.js';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../../platform/cache/cache.js';
+import type { LookasideCache } from '../../platform/cache/fail-open.js';
+import { DependencyDownError } from '../../platform/dependency-errors.js';
 import { normalizePermissions } from '../../platform/auth/principal.js';
 import { createTenantDirectory } from './assignee-directory.js';
 import type { IdentityDb, IdentityTables } from './identity.tables.js';
@@ -113,14 +115,24 @@ const USER_CACHE_TTL_MS = 30_000;
 
 export const userCacheKey = (userId: number) => `iam:user:${userId}`;
 
-export async function invalidateUsers(cache: Cache, userIds: Iterable<number>): Promise<void> {
+/**
+ * Drops the cached entries of users whose rights changed. While the cache is down the change
+ * still stands (it is committed): the entries expire within USER_CACHE_TTL_MS on their own.
+ */
+export async function invalidateUsers(
+  cache: Pick<Cache, 'del'>,
+  userIds: Iterable<number>,
+): Promise<void> {
   const keys = [...new Set(userIds)].map(userCacheKey);
-  if (keys.length > 0) await cache.del(...keys);
+  if (keys.length === 0) return;
+  await cache.del(...keys).catch((err: unknown) => {
+    if (!(err instanceof DependencyDownError)) throw err;
+  });
 }
 
 export function createIdentityDirectory(
   db: Kysely<IdentityTables>,
-  cache: Cache,
+  cache: LookasideCache,
 ): IdentityDirectory {
   return {
     tenant: (tenantId, on) =>

@@ -5,6 +5,7 @@
  * `seedIdentity` (the first tenant and admin, run once under a lock at migrate and start).
  * Only identity's code reads the `iam_` tables.
  */
+import { failOpen } from '../../platform/cache/fail-open.js';
 import type { Kernel } from '../../platform/kernel.js';
 import { IDENTITY_PERMISSIONS } from './identity.permissions.js';
 import type { ServiceModule } from '../../platform/module.js';
@@ -50,7 +51,10 @@ export const identityModule: ServiceModule<IdentityPorts, 'identity'> = {
 
 /** Identity's directory over its own tables and the kernel's cache. */
 export function identityDirectory(kernel: Kernel): IdentityDirectory {
-  return createIdentityDirectory(kernel.database.db.withTables<IdentityTables>(), kernel.cache);
+  return createIdentityDirectory(
+    kernel.database.db.withTables<IdentityTables>(),
+    failOpen(kernel.cache, kernel.logger, 'user directory'),
+  );
 }
 
 /** Seeds tenant `default` and `admin` once, whatever the number of processes starting. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../../platform/auth/guard.js';
-import { idempotencyHooks } from './idempotency.hooks.js';
+import { idempotencyHooks, type RebuildAnswer } from './idempotency.hooks.js';
 import type { IdempotencyService } from './idempotency.service.js';
 
 /**
@@ -9,13 +9,18 @@ import type { IdempotencyService } from './idempotency.service.js';
  * never holds one.
  */
 export function callerKeyed(idempotency: IdempotencyService) {
-  const keyed = idempotencyHooks(idempotency, (request) => {
+  const scopeOf = (request: FastifyRequest) => {
     const principal = principalOf(request);
     return { tenantId: principal.tenantId, userId: principal.userId };
-  });
-  return (...guards: Array<(request: FastifyRequest) => Promise<void>>) => ({
-    preHandler: [...guards, keyed.preHandler],
-    onSend: keyed.onSend,
-    onResponse: keyed.onResponse,
-  });
+  };
+  /** `rebuild`: the answer for a key whose change committed but whose answer was lost. */
+  return (rebuild?: RebuildAnswer) => {
+    const keyed = idempotencyHooks(idempotency, scopeOf, rebuild);
+    return {
+      preHandler: [keyed.preHandler],
+      onSend: keyed.onSend,
+      onResponse: keyed.onResponse,
+      config: keyed.config,
+    };
+  };
 }

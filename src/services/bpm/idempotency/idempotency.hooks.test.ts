@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleError } from '../../../platform/http/error-handler.js';
 import { AppError, ERROR_CODES } from '../../../platform/errors.js';
-import { idempotencyHooks } from './idempotency.hooks.js';
+import { idempotencyHooks, type RebuildAnswer } from './idempotency.hooks.js';
 import type { IdempotencyService, Outcome, Reservation } from './idempotency.service.js';
 
 /** An in-memory stand-in for the service that records what the hooks asked of it. */
@@ -10,9 +10,17 @@ function fakeService(outcome: Outcome | (() => Outcome)) {
   const calls = {
     begin: [] as Array<{ key: string; tenantId: number; userId: number; hash: string }>,
     finish: [] as Array<{ status: number; body: string }>,
+    finishCommitted: [] as Array<{ key: string; status: number; body: string }>,
     release: 0,
   };
+  const held = new WeakMap<object, Reservation>();
   const service = {
+    hold: (request: object, r: Reservation) => void held.set(request, r),
+    heldBy: (request: object) => held.get(request),
+    drop: (request: object) => void held.delete(request),
+    async finishCommitted(ref: { key: string }, status: number, body: string) {
+      calls.finishCommitted.push({ key: ref.key, status, body });
+    },
     async begin(ref: { key: string; tenantId: number; userId: number }, hash: string) {
       calls.begin.push({ ...ref, hash });
       return typeof outcome === 'function' ? outcome() : outcome;
@@ -30,13 +38,17 @@ function fakeService(outcome: Outcome | (() => Outcome)) {
 const reservation: Reservation = { tenantId: 3, userId: 7, key: 'k1', reservedAt: new Date(0) };
 const run: Outcome = { kind: 'run', reservation };
 
-async function appWith(service: IdempotencyService, handler: () => Promise<unknown>) {
+async function appWith(
+  service: IdempotencyService,
+  handler: () => Promise<unknown>,
+  rebuild?: RebuildAnswer,
+) {
   const app = Fastify();
   app.setErrorHandler(handleError);
   let ran = 0;
   app.post(
     '/act',
-    { ...idempotencyHooks(service, () => ({ tenantId: 3, userId: 7 })) },
+    { ...idempotencyHooks(service, () => ({ tenantId: 3, userId: 7 }), rebuild) },
     async () => {
       ran++;
       return handler();
@@ -53,6 +65,46 @@ afterEach(async () => {
 });
 
 describe('idempotency hooks', () => {
+  it('answer a key whose change committed but whose answer was lost with the rebuilt answer, stored', async () => {
+    const { service, calls } = fakeService({ kind: 'committed' });
+    const { app, ran } = await appWith(
+      service,
+      async () => ({ acted: true }),
+      async () => ({ id: 5, status: 'approved' }),
+    );
+    close = () => app.close();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/act',
+      payload: {},
+      headers: { 'idempotency-key': 'k1' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['idempotent-replayed']).toBe('true');
+    expect(res.json()).toEqual({
+      code: 200,
+      message: 'success',
+      data: { id: 5, status: 'approved' },
+    });
+    expect(ran()).toBe(0);
+    expect(calls.finishCommitted).toEqual([{ key: 'k1', status: 200, body: res.body }]);
+  });
+
+  it('refuse to run again a committed key whose answer cannot be rebuilt', async () => {
+    const { service } = fakeService({ kind: 'committed' });
+    const { app, ran } = await appWith(service, async () => ({ acted: true }));
+    close = () => app.close();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/act',
+      payload: {},
+      headers: { 'idempotency-key': 'k1' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/carried out/);
+    expect(ran()).toBe(0);
+  });
+
   it('leave a request without the header alone', async () => {
     const { service, calls } = fakeService(run);
     const { app, ran } = await appWith(service, async () => ({ ok: true }));

@@ -2,8 +2,13 @@ import type { BpmDb } from '../bpm.tables.js';
 
 // SQL of the Idempotency-Key store (table bpm_idempotency, one row per tenant, user and key).
 
-/** `status_code` of a reserved key whose request is still running. */
+/** `status_code` of a reserved key whose request has not changed anything yet. */
 export const PENDING_STATUS = 0;
+/**
+ * `status_code` of a key whose request committed its change (written in the change's own
+ * transaction) and whose answer is not stored yet: it is on its way, or its process died.
+ */
+export const COMMITTED_STATUS = 1;
 
 export interface KeyRef {
   tenantId: number;
@@ -83,6 +88,49 @@ export function findKey(db: BpmDb, ref: KeyRef): Promise<StoredKey | undefined> 
 }
 
 /**
+ * In the change's transaction: marks the reservation made at `reservedAt` as having committed
+ * its change (a key already marked stays so: a request of several transactions). False when
+ * the reservation is no longer this request's (a retry took it over): the change must not
+ * commit. The row lock it takes holds a retry's take-over until the change commits or not.
+ */
+export async function markCommitted(db: BpmDb, ref: KeyRef, reservedAt: Date): Promise<boolean> {
+  const row = await db
+    .updateTable('bpm_idempotency')
+    .set((eb) => ({
+      status_code: eb
+        .case()
+        .when('status_code', '=', PENDING_STATUS)
+        .then(COMMITTED_STATUS)
+        .else(eb.ref('status_code'))
+        .end(),
+    }))
+    .where('tenant_id', '=', ref.tenantId)
+    .where('user_id', '=', ref.userId)
+    .where('key', '=', ref.key)
+    .where('created_at', '=', reservedAt)
+    .returning('key')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Stores the answer a retry rebuilt for a key whose change committed but whose answer was lost. */
+export async function completeCommittedKey(
+  db: BpmDb,
+  ref: KeyRef,
+  statusCode: number,
+  responseText: string,
+): Promise<void> {
+  await db
+    .updateTable('bpm_idempotency')
+    .set({ status_code: statusCode, response: JSON.stringify(responseText) })
+    .where('tenant_id', '=', ref.tenantId)
+    .where('user_id', '=', ref.userId)
+    .where('key', '=', ref.key)
+    .where('status_code', '=', COMMITTED_STATUS)
+    .execute();
+}
+
+/**
  * Stores the answer of the reservation made at `reservedAt`. The response is kept as the exact
  * text sent (a JSON string value), so a replay is byte for byte the original.
  */
@@ -99,12 +147,15 @@ export async function completeKey(
     .where('tenant_id', '=', ref.tenantId)
     .where('user_id', '=', ref.userId)
     .where('key', '=', ref.key)
-    .where('status_code', '=', PENDING_STATUS)
+    .where('status_code', 'in', [PENDING_STATUS, COMMITTED_STATUS])
     .where('created_at', '=', reservedAt)
     .execute();
 }
 
-/** Frees the reservation made at `reservedAt` (the request failed with a 5xx: the client may retry). */
+/**
+ * Frees the reservation made at `reservedAt` (the request failed with a 5xx: the client may
+ * retry). A key whose change committed is kept: a retry must not make the change twice.
+ */
 export async function releaseKey(db: BpmDb, ref: KeyRef, reservedAt: Date): Promise<void> {
   await db
     .deleteFrom('bpm_idempotency')

@@ -111,7 +111,10 @@ export function registerInstanceRoutes(
     app.post(
       `/api/v1/bpm/instances/:id/${path}`,
       {
-        ...idempotent(),
+        // After a crash between the action's commit and its answer: the instance's detail.
+        ...idempotent((request) =>
+          instances.detail(principalOf(request), (request.params as { id: number }).id),
+        ),
         schema: { tags, summary, params: idParams, body, response: detail },
       },
       async (request) =>

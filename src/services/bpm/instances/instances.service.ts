@@ -178,6 +178,7 @@ export class InstancesService {
     const tree = definition.node_tree as FlowNode;
     const schema = definition.form_schema as FormSchema;
     return inTransaction(this.o.db, async (trx) => {
+      await this.o.runner.fence(trx);
       const profile = await this.o.directoryOf<BpmTables>(tenantId, trx).profile(init.initiatorId);
       if (!profile || !profile.active)
         throw AppError.validation([

@@ -42,9 +42,11 @@ export function bpmJobs(
     inbox: ports.inbox,
     renderText: ports.renderText,
     ...settings.outbox,
+    failpoints: kernel.failpoints,
   });
   const runner = new InstanceRunner({
     db,
+    failpoints: kernel.failpoints,
     notify: { enabled: settings.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf: ports.directoryOf,
     filesOf: ports.filesOf,

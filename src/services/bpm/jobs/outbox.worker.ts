@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Failpoints } from '../../../platform/failpoints.js';
 import { callbackSuffix } from '../bpm.settings.js';
 import {
   OutboxDelivery,
@@ -24,6 +25,8 @@ export interface OutboxOptions extends OutboxDeliveryTuning {
   inbox?: BpmPorts['inbox'];
   /** The current text of a notice; unset: the text stored with the row. */
   renderText?: BpmPorts['renderText'];
+  /** Fault tests' failpoints (after_2xx_before_mark). */
+  failpoints?: Failpoints | undefined;
 }
 
 /** The console page of an instance: where a notice about it links to. */

@@ -1,3 +1,4 @@
+import type { Failpoints } from '../../../platform/failpoints.js';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { AppError, ERROR_CODES } from '../../../platform/errors.js';
@@ -27,6 +28,14 @@ const NO_FILES: FileCatalog = { files: async () => [] };
 
 export interface RunnerOptions {
   db: BpmDb;
+  /**
+   * Runs first in every command's transaction: records that the request's Idempotency-Key led
+   * to this change, in the change's own transaction, and refuses the change when a retry took
+   * the key over (IdempotencyService.fence). Unset (background jobs): nothing to record.
+   */
+  fence?: ((trx: BpmDb) => Promise<void>) | undefined;
+  /** `after_commit_before_dispatch`: the change and its outbox rows committed, nothing sent. */
+  failpoints?: Failpoints | undefined;
   notify: NotifyTarget;
   /** Identity's directory of a tenant (a port), read in the command's own transaction. */
   directoryOf: DirectoryOf;
@@ -154,6 +163,11 @@ export class InstanceRunner {
     return { ...loaded, instance: row, state: withStoredIds(result.state, ids) };
   }
 
+  /** The request's Idempotency-Key fence, in a command's transaction (see RunnerOptions). */
+  async fence(trx: BpmDb): Promise<void> {
+    await this.o.fence?.(trx);
+  }
+
   /** One engine step on an existing instance, under its row lock (see the class comment). */
   async act(
     tenantId: number,
@@ -162,7 +176,8 @@ export class InstanceRunner {
     step: (ctx: EngineContext, current: Loaded) => Promise<EngineResult>,
     options: ActOptions = {},
   ): Promise<Loaded | null> {
-    return inTransaction(this.o.db, async (trx) => {
+    const done = await inTransaction(this.o.db, async (trx) => {
+      await this.fence(trx);
       const loaded = await this.load(trx, tenantId, instanceId, true);
       if (!loaded) throw AppError.notFound('instance');
       if (options.guard && !(await options.guard(trx, loaded))) return null;
@@ -174,6 +189,8 @@ export class InstanceRunner {
       await options.afterPersist?.(trx, loaded.instance, after.instance);
       return after;
     });
+    await this.o.failpoints?.hit('after_commit_before_dispatch');
+    return done;
   }
 }
 

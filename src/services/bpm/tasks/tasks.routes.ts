@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../../platform/auth/guard.js';
 import { envelopeOf, listOf, ok, pageQuery } from '../../../platform/http/envelope.js';
@@ -49,6 +50,10 @@ export function registerTaskRoutes(
   idempotency: IdempotencyService,
 ): void {
   const idempotent = callerKeyed(idempotency);
+  // After a crash between an action's commit and its answer, a retry gets the task's detail:
+  // what the action answers.
+  const taskAnswer = (request: FastifyRequest) =>
+    tasks.get(principalOf(request), (request.params as { id: number }).id);
 
   app.get(
     '/api/v1/bpm/tasks/todo',
@@ -118,7 +123,10 @@ export function registerTaskRoutes(
   ) =>
     app.post(
       `/api/v1/bpm/tasks/:id/${path}`,
-      { ...idempotent(), schema: { tags, summary, params: idParams, body, response: taskDetail } },
+      {
+        ...idempotent(taskAnswer),
+        schema: { tags, summary, params: idParams, body, response: taskDetail },
+      },
       async (request) => {
         const taskId = request.params.id;
         const action = toAction(taskId, (request.body ?? {}) as ActionBody);
@@ -197,7 +205,7 @@ export function registerTaskRoutes(
   app.post(
     '/api/v1/bpm/tasks/:id/reassign',
     {
-      ...idempotent(),
+      ...idempotent(taskAnswer),
       schema: {
         tags,
         summary: 'Move an open task to another active user (platform admin)',
