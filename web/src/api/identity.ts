@@ -218,7 +218,7 @@ export function useIdentityMutation<V, R>(fn: (v: V) => Promise<R>, areas: reado
     onSuccess: async () => {
       const refreshes = areas.map((a) => client.invalidateQueries({ queryKey: ['identity', a] }));
       if (areas.includes('users') || areas.includes('departments')) {
-        refreshes.push(client.invalidateQueries({ queryKey: ['directory'] }));
+        refreshes.push(client.invalidateQueries({ queryKey: [directoryKeys.departments[0]] }));
       }
       await Promise.all(refreshes);
     },
