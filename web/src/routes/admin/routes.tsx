@@ -1,14 +1,17 @@
 import { Spin } from 'antd';
 import { lazy, Suspense, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { AdminTheme } from './shared/AdminTheme';
 
 /** Each admin page loads on demand, so the first page's script stays small. */
 function page(load: () => Promise<{ default: ComponentType }>): RouteObject['element'] {
   const Page = lazy(load);
   return (
-    <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
-      <Page />
-    </Suspense>
+    <AdminTheme>
+      <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
+        <Page />
+      </Suspense>
+    </AdminTheme>
   );
 }
 

@@ -21,6 +21,8 @@ export function PermissionEditor({ value = [], onChange }: Props) {
   const { me } = useAuth();
   const catalogue = usePermissions();
   const [search, setSearch] = useState('');
+  // Groups opened by hand; while searching, every group with a match is open.
+  const [open, setOpen] = useState<string[]>([]);
   const held = me?.permissions ?? [];
   const groups = useMemo(
     () => groupPermissions(catalogue.data ?? [], search),
@@ -69,8 +71,8 @@ export function PermissionEditor({ value = [], onChange }: Props) {
       ) : (
         <Collapse
           size="small"
-          defaultActiveKey={search ? groups.map((g) => g.module) : undefined}
-          key={search ? 'searching' : 'all'}
+          activeKey={search.trim() ? groups.map((g) => g.module) : open}
+          onChange={(keys) => setOpen(keys)}
           items={groups.map((group) => {
             const states = group.entries.map((e) => codeState(value, e.code, held));
             const ticked = states.filter((s) => s.checked).length;
@@ -108,12 +110,17 @@ export function PermissionEditor({ value = [], onChange }: Props) {
                       : !state.editable
                         ? t('roles.notHeld')
                         : null;
+                    const line = (
+                      <span key={entry.code} data-testid={`perm-row-${entry.code}`}>
+                        {box}
+                      </span>
+                    );
                     return why ? (
                       <Tooltip key={entry.code} title={why}>
-                        {box}
+                        {line}
                       </Tooltip>
                     ) : (
-                      <span key={entry.code}>{box}</span>
+                      line
                     );
                   })}
                 </Space>

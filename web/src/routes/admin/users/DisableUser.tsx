@@ -17,26 +17,22 @@ type Step =
   | { kind: 'done'; result: ReassignResult };
 
 /**
- * Disables a user after a confirmation that says what it does; when they still hold open
+ * Opened from a user's row, and kept open by the page while the list refreshes (the row changes
+ * once the user is disabled). Disables a user after a confirmation that says what it does; when they still hold open
  * approval tasks (the answer's `open_tasks`), offers to hand them all to someone else at once
  * (`POST /bpm/admin/reassign`, a platform administrator's call), and reports what moved.
  */
-export function DisableUser({ user }: { user: User }) {
+export function DisableUser({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation('admin');
   const { me } = useAuth();
-  const [step, setStep] = useState<Step | null>(null);
+  const [step, setStep] = useState<Step>({ kind: 'confirm' });
   const [problem, setProblem] = useState<string | null>(null);
   const [to, setTo] = useState<number | undefined>();
   const [comment, setComment] = useState('');
   const disable = useIdentityMutation(identityCalls.updateUser, ['users']);
   const reassign = useIdentityMutation(identityCalls.reassignTasks, ['users']);
   const name = user.nickname || user.username;
-  const close = () => {
-    setStep(null);
-    setProblem(null);
-    setTo(undefined);
-    setComment('');
-  };
+  const close = onClose;
 
   const confirmDisable = async () => {
     setProblem(null);
@@ -62,7 +58,6 @@ export function DisableUser({ user }: { user: User }) {
   };
 
   const footer = () => {
-    if (!step) return null;
     if (step.kind === 'confirm')
       return [
         <Button key="cancel" onClick={close}>
@@ -101,74 +96,69 @@ export function DisableUser({ user }: { user: User }) {
   };
 
   return (
-    <>
-      <Button size="small" type="link" danger onClick={() => setStep({ kind: 'confirm' })}>
-        {t('users.disable')}
-      </Button>
-      <Modal
-        open={step !== null}
-        title={t('users.disableTitle', { name })}
-        onCancel={close}
-        footer={footer()}
-        destroyOnHidden
-      >
-        {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} />}
-        {step?.kind === 'confirm' && <p>{t('users.disableQuestion', { name })}</p>}
-        {step?.kind === 'reassign' && (
-          <>
+    <Modal
+      open
+      title={t('users.disableTitle', { name })}
+      onCancel={close}
+      footer={footer()}
+      destroyOnHidden
+    >
+      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} />}
+      {step.kind === 'confirm' && <p>{t('users.disableQuestion', { name })}</p>}
+      {step.kind === 'reassign' && (
+        <>
+          <Alert
+            type="warning"
+            showIcon
+            title={t('users.openTasks', { name, count: step.openTasks })}
+            style={{ marginBottom: 12 }}
+          />
+          {me?.is_platform_admin ? (
+            <Form layout="vertical">
+              <Form.Item label={t('users.reassignTo')} htmlFor="reassign-to">
+                <PersonPicker
+                  id="reassign-to"
+                  aria-label={t('users.reassignTo')}
+                  value={to}
+                  onChange={(v: number | undefined) => setTo(v)}
+                  exclude={[user.id]}
+                />
+              </Form.Item>
+              <Form.Item label={t('users.comment')} htmlFor="reassign-comment">
+                <Input.TextArea
+                  id="reassign-comment"
+                  value={comment}
+                  onChange={(e) => setComment(e.target.value)}
+                  maxLength={500}
+                />
+              </Form.Item>
+            </Form>
+          ) : (
+            <Typography.Paragraph>{t('users.reassignNeedsPlatformAdmin')}</Typography.Paragraph>
+          )}
+        </>
+      )}
+      {step.kind === 'done' && (
+        <div data-testid="reassign-result">
+          <p>{t('users.reassigned', { count: step.result.reassigned })}</p>
+          {step.result.skipped.length > 0 && (
             <Alert
               type="warning"
               showIcon
-              title={t('users.openTasks', { name, count: step.openTasks })}
-              style={{ marginBottom: 12 }}
+              title={t('users.skipped', { count: step.result.skipped.length })}
+              description={
+                <ul style={{ margin: 0, paddingInlineStart: 16 }}>
+                  {step.result.skipped.map((s) => (
+                    <li key={s.task_id}>
+                      {t('users.skippedTask', { id: s.task_id, reason: s.message })}
+                    </li>
+                  ))}
+                </ul>
+              }
             />
-            {me?.is_platform_admin ? (
-              <Form layout="vertical">
-                <Form.Item label={t('users.reassignTo')} htmlFor="reassign-to">
-                  <PersonPicker
-                    id="reassign-to"
-                    aria-label={t('users.reassignTo')}
-                    value={to}
-                    onChange={(v: number | undefined) => setTo(v)}
-                    exclude={[user.id]}
-                  />
-                </Form.Item>
-                <Form.Item label={t('users.comment')} htmlFor="reassign-comment">
-                  <Input.TextArea
-                    id="reassign-comment"
-                    value={comment}
-                    onChange={(e) => setComment(e.target.value)}
-                    maxLength={500}
-                  />
-                </Form.Item>
-              </Form>
-            ) : (
-              <Typography.Paragraph>{t('users.reassignNeedsPlatformAdmin')}</Typography.Paragraph>
-            )}
-          </>
-        )}
-        {step?.kind === 'done' && (
-          <div data-testid="reassign-result">
-            <p>{t('users.reassigned', { count: step.result.reassigned })}</p>
-            {step.result.skipped.length > 0 && (
-              <Alert
-                type="warning"
-                showIcon
-                title={t('users.skipped', { count: step.result.skipped.length })}
-                description={
-                  <ul style={{ margin: 0, paddingInlineStart: 16 }}>
-                    {step.result.skipped.map((s) => (
-                      <li key={s.task_id}>
-                        {t('users.skippedTask', { id: s.task_id, reason: s.message })}
-                      </li>
-                    ))}
-                  </ul>
-                }
-              />
-            )}
-          </div>
-        )}
-      </Modal>
-    </>
+          )}
+        </div>
+      )}
+    </Modal>
   );
 }

@@ -45,6 +45,7 @@ export default function UsersPage() {
   );
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [opened, setOpened] = useState<User | null>(null);
+  const [disabling, setDisabling] = useState<User | null>(null);
   const notify = useNotify();
   const enable = useIdentityMutation(identityCalls.updateUser, ['users']);
   const remove = useIdentityMutation(identityCalls.deleteUser, ['users']);
@@ -85,7 +86,9 @@ export default function UsersPage() {
           </Button>
           {can('system:user:update') &&
             (u.status === 'active' ? (
-              <DisableUser user={u} />
+              <Button size="small" type="link" danger onClick={() => setDisabling(u)}>
+                {t('users.disable')}
+              </Button>
             ) : (
               <ConfirmButton
                 danger={false}
@@ -170,6 +173,7 @@ export default function UsersPage() {
       {editing && (
         <UserFormModal user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       )}
+      {disabling && <DisableUser user={disabling} onClose={() => setDisabling(null)} />}
       {opened && <UserDrawer user={opened} onClose={() => setOpened(null)} />}
     </>
   );
