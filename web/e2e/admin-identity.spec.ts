@@ -131,6 +131,84 @@ test('disabling a user with open tasks offers to reassign them, and they move', 
   expect(todo.list.map((t) => t.instance_id)).toContain(instanceId);
 });
 
+test('departments: one made on the page takes another dragged onto it, with its leader shown', async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const lead: User = await createUser(request, token, 'Lena');
+  const moving = uniq('Field team ');
+  await call(request, token, 'POST', '/api/v1/departments', { name: moving });
+  const parent = uniq('Operations ');
+
+  const page = await signedIn(browser, admin, '/admin/departments');
+  await page.getByRole('button', { name: 'New department' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name', { exact: true }).fill(parent);
+  await pickPerson(page, dialog.getByRole('combobox', { name: 'Leader' }), lead);
+  await submitDialog(page, 'Save');
+  const tree = page.getByTestId('dept-tree');
+  const parentNode = tree.locator('.ant-tree-treenode').filter({ hasText: parent });
+  await expect(parentNode).toContainText(`led by ${lead.nickname}`);
+
+  const movingNode = tree.locator('.ant-tree-treenode').filter({ hasText: moving });
+  // antd's tree drops inside an entry when the pointer also moves right by an indent.
+  await movingNode.getByText(moving).dragTo(parentNode.getByText(parent), {
+    sourcePosition: { x: 5, y: 5 },
+    targetPosition: { x: 80, y: 10 },
+  });
+  await expect(page.getByText('The department was moved.')).toBeVisible();
+  const depts = await call<{ id: number; name: string; parent_id: number | null }[]>(
+    request,
+    token,
+    'GET',
+    '/api/v1/bpm/directory/departments',
+  );
+  const parentId = depts.find((d) => d.name === parent)?.id;
+  expect(depts.find((d) => d.name === moving)?.parent_id).toBe(parentId);
+  await page.context().close();
+});
+
+test("a user's details: their sessions end on demand, and an administrator sets their absence", async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const erin: User = await createUser(request, token, 'Erin');
+  const frank: User = await createUser(request, token, 'Frank');
+  const erinApi = await apiLogin(request, erin.username, erin.password);
+
+  const page = await signedIn(browser, admin, `/admin/users?keyword=${erin.username}`);
+  await row(page, erin.username).getByRole('button', { name: 'Details' }).click();
+  const drawer = page.getByRole('dialog');
+  const sessions = drawer.locator('.ant-table-row');
+  await expect(sessions.first()).toBeVisible();
+  const before = await sessions.count();
+  await sessions.first().getByRole('button', { name: 'Sign out' }).click();
+  await page.locator('.ant-popconfirm').getByRole('button', { name: 'Sign out' }).click();
+  await expect(sessions).toHaveCount(before - 1);
+  // The newest session (listed first) was Erin's last sign-in: its token no longer works.
+  const ended = await request.get('/api/v1/me', {
+    headers: { authorization: `Bearer ${erinApi.token}` },
+  });
+  expect(ended.status()).toBe(401);
+
+  await drawer.getByRole('tab', { name: 'Out of office' }).click();
+  await pickPerson(page, drawer.getByRole('combobox', { name: 'Stand-in' }), frank);
+  // The period starts now and ends tomorrow evening unless changed.
+  await drawer.getByRole('button', { name: 'Save' }).click();
+  await expect(drawer.getByText('Saved. 0 open tasks were moved to the stand-in.')).toBeVisible();
+  const again = await apiLogin(request, erin.username, erin.password);
+  const absence = await call<{ stand_in_id: number } | null>(
+    request,
+    again.token,
+    'GET',
+    '/api/v1/bpm/out-of-office',
+  );
+  expect(absence?.stand_in_id).toBe(frank.id);
+  await page.context().close();
+});
+
 const PAGES = [
   { path: '/admin/users', ready: 'Users' },
   { path: '/admin/roles', ready: 'Roles' },

@@ -64,7 +64,14 @@ export function UserAbsence({ user }: { user: User }) {
               comment: current.comment ?? '',
               definition_keys: current.definition_keys ?? undefined,
             }
-          : { move_pending: false }
+          : {
+              // From now to the end of tomorrow unless changed, as one's own absence starts.
+              period: [
+                dayjs().startOf('minute'),
+                dayjs().add(1, 'day').endOf('day').startOf('minute'),
+              ],
+              move_pending: false,
+            }
       }
     >
       {current && (
