@@ -3,6 +3,7 @@ import {
   apiLogin,
   call,
   chain,
+  createRole,
   createUser,
   publishFlow,
   startInstance,
@@ -82,6 +83,26 @@ test('an administrator creates a role and a user through the pages; the user see
   await reader.goto('/admin/users');
   await expect(reader.locator('.ant-result-warning')).toBeVisible();
   await reader.context().close();
+});
+
+test('the role editor offers only the codes its editor holds, and marks the rest', async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const roleAdmin = await createRole(request, token, ['system:role:*', 'system:user:list']);
+  const rita: User = await createUser(request, token, 'Rita', [roleAdmin]);
+
+  const page = await signedIn(browser, rita, '/admin/roles');
+  await page.getByRole('button', { name: 'New role' }).click();
+  const drawer = page.getByRole('dialog');
+  await drawer.getByLabel('Search permissions').fill('system:user:list');
+  await expect(drawer.getByTestId('perm-system:user:list')).toBeEnabled();
+  await drawer.getByLabel('Search permissions').fill('system:dept:list');
+  await expect(drawer.getByTestId('perm-system:dept:list')).toBeDisabled();
+  await drawer.getByTestId('perm-row-system:dept:list').hover();
+  await expect(page.getByRole('tooltip')).toContainText('You do not hold this permission');
+  await page.context().close();
 });
 
 test('disabling a user with open tasks offers to reassign them, and they move', async ({
@@ -243,6 +264,19 @@ test('every identity page passes axe in the light and the dark theme', async ({
       // The page itself (the layout around it, with its sider, is audited by its own tests).
       expect.soft(await audit(page, 'main'), `${path} (${theme})`).toEqual([]);
     }
+  }
+  // The forms, open: the role editor with a module unfolded, and a new user.
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((mode) => localStorage.setItem('approva.theme', mode), theme);
+    await page.goto('/admin/roles');
+    await page.getByRole('button', { name: 'New role' }).click();
+    await page.getByRole('dialog').getByLabel('Search permissions').fill('system:user');
+    await expect(page.getByTestId('perm-system:user:list')).toBeVisible();
+    expect.soft(await audit(page, '.ant-drawer'), `role editor (${theme})`).toEqual([]);
+    await page.goto('/admin/users');
+    await page.getByRole('button', { name: 'New user' }).click();
+    await expect(page.getByRole('dialog').getByLabel('Initial password')).toBeVisible();
+    expect.soft(await audit(page, '.ant-modal'), `user form (${theme})`).toEqual([]);
   }
   await page.context().close();
 });
