@@ -230,6 +230,52 @@ test("a user's details: their sessions end on demand, and an administrator sets 
   await page.context().close();
 });
 
+test('posts, packages, tenants and menus are managed through their pages', async ({ browser }) => {
+  const page = await signedIn(browser, admin, '/admin/posts');
+  const postCode = uniq('clerk');
+  await page.getByRole('button', { name: 'New post' }).click();
+  await page.getByRole('dialog').getByLabel('Code', { exact: true }).fill(postCode);
+  await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill(`Clerk ${postCode}`);
+  await submitDialog(page, 'Save');
+  await page.goto(`/admin/posts?keyword=${postCode}`);
+  await expect(row(page, postCode)).toContainText('Active');
+
+  await page.goto('/admin/tenants');
+  const pkg = uniq('Starter ');
+  await page.getByRole('button', { name: 'New package' }).click();
+  await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill(pkg);
+  await submitDialog(page, 'Save');
+  await expect(row(page, pkg)).toBeVisible();
+  const code = uniq('acme');
+  await page.getByRole('button', { name: 'New tenant' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Code', { exact: true }).fill(code);
+  await dialog.getByLabel('Name', { exact: true }).fill(`Acme ${code}`);
+  await choose(page, 'Package', pkg);
+  await dialog.getByLabel("Administrator's username").fill('boss');
+  await dialog.getByLabel("Administrator's password").fill(INITIAL_PASSWORD);
+  await submitDialog(page, 'Save');
+  await page.goto(`/admin/tenants?keyword=${code}`);
+  await expect(row(page, code)).toContainText(pkg);
+
+  await page.goto('/admin/menus');
+  const entry = uniq('Reports ');
+  await page.getByRole('button', { name: 'New entry' }).click();
+  await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill(entry);
+  await page.getByRole('dialog').getByLabel('Route').fill('/reports');
+  await submitDialog(page, 'Save');
+  const node = page
+    .getByTestId('menu-tree')
+    .locator('.ant-tree-treenode')
+    .filter({ hasText: entry });
+  await expect(node).toContainText('/reports');
+  await node.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.locator('.ant-popconfirm')).toContainText(`Delete the menu entry ${entry}?`);
+  await page.locator('.ant-popconfirm').getByRole('button', { name: 'Delete' }).click();
+  await expect(node).toHaveCount(0);
+  await page.context().close();
+});
+
 const PAGES = [
   { path: '/admin/users', ready: 'Users' },
   { path: '/admin/roles', ready: 'Roles' },
