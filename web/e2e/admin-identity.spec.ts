@@ -179,6 +179,9 @@ test('departments: one made on the page takes another dragged onto it, with its 
     targetPosition: { x: 80, y: 10 },
   });
   await expect(page.getByText('The department was moved.')).toBeVisible();
+  // Shown at once under its new parent, which opens to show it.
+  await expect(parentNode.locator('.ant-tree-switcher_open')).toBeVisible();
+  await expect(movingNode).toBeVisible();
   const depts = await call<{ id: number; name: string; parent_id: number | null }[]>(
     request,
     token,

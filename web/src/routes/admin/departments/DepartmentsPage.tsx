@@ -15,6 +15,7 @@ import { ConfirmButton } from '../shared/ConfirmButton';
 import { flattenTree } from '../shared/names';
 import { dropPlaceOf, planMove } from '../shared/treeMove';
 import { useNotify } from '../shared/useNotify';
+import { useTreeExpansion } from '../shared/useTreeExpansion';
 import { DepartmentForm, type DepartmentEdit } from './DepartmentForm';
 
 interface TreeEntry {
@@ -30,6 +31,7 @@ export default function DepartmentsPage() {
   const tree = useDepartmentTree();
   const flat = useMemo(() => flattenTree(tree.data ?? []), [tree.data]);
   const leaders = usePeople(flat.map((d) => d.leader_id));
+  const expansion = useTreeExpansion(flat.map((d) => d.id));
   const [edit, setEdit] = useState<DepartmentEdit | null>(null);
   const update = useIdentityMutation(identityCalls.updateDepartment, ['departments']);
   const remove = useIdentityMutation(identityCalls.deleteDepartment, ['departments']);
@@ -113,7 +115,8 @@ export default function DepartmentsPage() {
           <Tree<TreeEntry>
             data-testid="dept-tree"
             treeData={(tree.data ?? []).map(entry)}
-            defaultExpandAll
+            expandedKeys={expansion.expandedKeys}
+            onExpand={expansion.onExpand}
             draggable={mayUpdate ? { icon: false } : false}
             blockNode
             selectable={false}

@@ -13,7 +13,9 @@ import { applyMove } from '../shared/applyMove';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { useMenuLabel } from '../shared/MenuTreeSelect';
 import { dropPlaceOf, planMove } from '../shared/treeMove';
+import { flattenTree } from '../shared/names';
 import { useNotify } from '../shared/useNotify';
+import { useTreeExpansion } from '../shared/useTreeExpansion';
 import { MenuForm, type MenuEdit } from './MenuForm';
 
 interface TreeEntry {
@@ -29,6 +31,7 @@ export default function MenusPage() {
   const platform = me?.is_platform_admin ?? false;
   const menus = useMenuTree(platform);
   const label = useMenuLabel();
+  const expansion = useTreeExpansion(flattenTree(menus.data ?? []).map((m) => m.id));
   const [edit, setEdit] = useState<MenuEdit | null>(null);
   const update = useIdentityMutation(identityCalls.updateMenu, ['menus']);
   const remove = useIdentityMutation(identityCalls.deleteMenu, ['menus']);
@@ -105,7 +108,8 @@ export default function MenusPage() {
           <Tree<TreeEntry>
             data-testid="menu-tree"
             treeData={treeData}
-            defaultExpandAll
+            expandedKeys={expansion.expandedKeys}
+            onExpand={expansion.onExpand}
             draggable={{ icon: false }}
             blockNode
             selectable={false}
