@@ -14,6 +14,7 @@ import {
 import { setSignedOutHandler } from './api/client';
 import { ApiError } from './api/errors';
 import { AuthProvider, useAuth } from './auth/AuthContext';
+import { adminRoutes } from './routes/admin/routes';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -221,6 +222,7 @@ const router = createBrowserRouter([
           </Page>
         ),
       },
+      ...adminRoutes,
       { path: '*', element: <Navigate to="/todo" replace /> },
     ],
   },

@@ -2,6 +2,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en';
 import zhCN from './zh-CN';
+import admin from '../routes/admin/i18n';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -19,6 +20,7 @@ void i18n.use(initReactI18next).init({
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
 });
+for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'admin', admin[lng]);
 document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */
