@@ -7,9 +7,8 @@
  * platform itself: the default captcha rules stay as they are.
  */
 import { createServer } from 'node:http';
-import { loadSettings } from '../../src/config/settings.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
-import { startPlatform } from '../../src/start.js';
+import { loadSettings, startPlatform } from '../../src/start.js';
 
 const settings = loadSettings();
 const logger = createLogger(settings.logLevel);
