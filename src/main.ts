@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { readdirSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseInvocation } from './cli.js';
 import { runtimeProblem } from './config/runtime.js';
+import type { ServiceName } from './start.js';
 import { ConfigError, parseCoreSettings } from './config/settings.js';
 import { routeConsoleTo } from './platform/logging/console-bridge.js';
 import { createLogger } from './platform/logging/logger.js';
@@ -32,17 +33,16 @@ function version(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { service: { type: 'string', short: 's' }, help: { type: 'boolean', short: 'h' } },
-  });
-  const command = values.help ? 'help' : (positionals[0] ?? 'help');
-  if (command === 'help') {
+  const invocation = parseInvocation(argv, SERVICE_FOLDERS);
+  if ('error' in invocation) {
+    process.stderr.write(`${invocation.error}\n${invocation.withHelp ? `\n${HELP}\n` : ''}`);
+    return 2;
+  }
+  if (invocation.command === 'help') {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  if (command === 'version') {
+  if (invocation.command === 'version') {
     process.stdout.write(`${version()}\n`);
     return 0;
   }
@@ -56,8 +56,7 @@ async function main(argv: string[]): Promise<number> {
   // every line this process writes is JSON. Then every module's settings.
   const logger = createLogger(parseCoreSettings(process.env).logLevel);
   routeConsoleTo(logger);
-  const { loadSettings, migrateAndSeed, startPlatform, startService, SERVICE_NAMES } =
-    await import('./start.js');
+  const { loadSettings, migrateAndSeed, startPlatform, startService } = await import('./start.js');
   const settings = loadSettings();
   for (const setting of settings.defaultsInUse) {
     logger.warn(
@@ -66,38 +65,21 @@ async function main(argv: string[]): Promise<number> {
     );
   }
 
-  if (command === 'migrate') {
+  if (invocation.command === 'migrate') {
     const applied = await migrateAndSeed(settings, logger);
     logger.info({ applied }, 'migrations and seed done');
     return 0;
   }
-  if (command === 'keys') {
-    if (positionals[1] !== 'rotate') {
-      process.stderr.write(`unknown keys command "${positionals[1] ?? ''}"; use: keys rotate\n`);
-      return 2;
-    }
+  if (invocation.command === 'keys-rotate') {
     const { rotateKeys } = await import('./services/auth/oauth2/keys.command.js');
     const kid = await rotateKeys(settings, logger);
     process.stdout.write(`${kid}\n`);
     return 0;
   }
-  if (command !== 'serve') {
-    process.stderr.write(`unknown command "${command}"\n\n${HELP}\n`);
-    return 2;
-  }
-  const service = values.service;
-  if (
-    service !== undefined &&
-    service !== 'gateway' &&
-    !(SERVICE_NAMES as readonly string[]).includes(service)
-  ) {
-    process.stderr.write(
-      `unknown service "${service}"; one of: gateway, ${SERVICE_NAMES.join(', ')}\n`,
-    );
-    return 2;
-  }
+  // The service folders are the module list's names (src/modules.test.ts checks it).
+  const service = invocation.service as ServiceName | 'gateway' | undefined;
   const running = service
-    ? await startService(service as (typeof SERVICE_NAMES)[number] | 'gateway', settings, logger)
+    ? await startService(service, settings, logger)
     : await startPlatform(settings, logger);
   logger.info({ url: running.url, service: service ?? 'all' }, 'listening');
   let stopping = false;
