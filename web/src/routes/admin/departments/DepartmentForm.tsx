@@ -1,5 +1,4 @@
-import { Alert, Form, Input, InputNumber, Modal } from 'antd';
-import { useState } from 'react';
+import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   identityCalls,
@@ -9,7 +8,7 @@ import {
 } from '../../../api/identity';
 import { DeptSelect } from '../../../form/DeptSelect';
 import { PersonPicker } from '../../../form/PersonPicker';
-import { showServerErrors } from '../../../form/serverErrors';
+import { FormModal } from '../shared/FormModal';
 
 /** What the form opens for: a department to edit, or a new one under `parentId`. */
 export type DepartmentEdit = { dept: DepartmentNode } | { parentId: number | null };
@@ -18,75 +17,58 @@ export type DepartmentEdit = { dept: DepartmentNode } | { parentId: number | nul
 export function DepartmentForm({ edit, onClose }: { edit: DepartmentEdit; onClose: () => void }) {
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<DepartmentInput>();
-  const [problem, setProblem] = useState<string | null>(null);
   const create = useIdentityMutation(identityCalls.createDepartment, ['departments']);
   const update = useIdentityMutation(identityCalls.updateDepartment, ['departments']);
   const dept = 'dept' in edit ? edit.dept : null;
-  const submit = async (values: DepartmentInput) => {
-    setProblem(null);
+  const save = async (values: DepartmentInput) => {
     const body = {
       ...values,
       parent_id: values.parent_id ?? null,
       leader_id: values.leader_id ?? null,
     };
-    try {
-      if (dept) await update.mutateAsync({ id: dept.id, body });
-      else await create.mutateAsync(body);
-      onClose();
-    } catch (error) {
-      setProblem(showServerErrors(form, error));
-    }
+    if (dept) await update.mutateAsync({ id: dept.id, body });
+    else await create.mutateAsync(body);
   };
   return (
-    <Modal
-      open
+    <FormModal<DepartmentInput>
       title={dept ? t('departments.editTitle', { name: dept.name }) : t('departments.create')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={create.isPending || update.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      initialValues={
+        dept
+          ? {
+              name: dept.name,
+              parent_id: dept.parent_id,
+              leader_id: dept.leader_id,
+              sort: dept.sort,
+            }
+          : { parent_id: 'parentId' in edit ? edit.parentId : null, sort: 0 }
+      }
+      save={save}
+      saving={create.isPending || update.isPending}
+      onClose={onClose}
     >
-      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} />}
-      <Form<DepartmentInput>
-        form={form}
-        layout="vertical"
-        onFinish={(v) => void submit(v)}
-        initialValues={
-          dept
-            ? {
-                name: dept.name,
-                parent_id: dept.parent_id,
-                leader_id: dept.leader_id,
-                sort: dept.sort,
-              }
-            : { parent_id: 'parentId' in edit ? edit.parentId : null, sort: 0 }
-        }
+      <Form.Item
+        name="name"
+        label={t('departments.name')}
+        rules={[
+          { required: true, message: t('common.required', { label: t('departments.name') }) },
+        ]}
       >
-        <Form.Item
-          name="name"
-          label={t('departments.name')}
-          rules={[
-            { required: true, message: t('common.required', { label: t('departments.name') }) },
-          ]}
-        >
-          <Input autoComplete="off" />
-        </Form.Item>
-        <Form.Item
-          name="parent_id"
-          label={t('departments.parent')}
-          extra={t('departments.parentHelp')}
-        >
-          <DeptSelect allowClear aria-label={t('departments.parent')} />
-        </Form.Item>
-        <Form.Item name="leader_id" label={t('departments.leader')}>
-          <PersonPicker allowClear aria-label={t('departments.leader')} />
-        </Form.Item>
-        <Form.Item name="sort" label={t('departments.sort')}>
-          <InputNumber style={{ width: '100%' }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="parent_id"
+        label={t('departments.parent')}
+        extra={t('departments.parentHelp')}
+      >
+        <DeptSelect allowClear aria-label={t('departments.parent')} />
+      </Form.Item>
+      <Form.Item name="leader_id" label={t('departments.leader')}>
+        <PersonPicker allowClear aria-label={t('departments.leader')} />
+      </Form.Item>
+      <Form.Item name="sort" label={t('departments.sort')}>
+        <InputNumber style={{ width: '100%' }} />
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -1,5 +1,4 @@
-import { Alert, Form, Input, InputNumber, Modal, Select } from 'antd';
-import { useState } from 'react';
+import { Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   identityCalls,
@@ -7,81 +6,61 @@ import {
   type Package,
   type PackageInput,
 } from '../../../api/identity';
-import { showServerErrors } from '../../../form/serverErrors';
 import { MenuTreeSelect } from '../shared/MenuTreeSelect';
+import { FormModal, topField } from '../shared/FormModal';
 
 /** Creates or edits a tenant package: the menus its tenants may use and their storage quota. */
 export function PackageForm({ pkg, onClose }: { pkg: Package | null; onClose: () => void }) {
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<PackageInput>();
-  const [problem, setProblem] = useState<string | null>(null);
   const create = useIdentityMutation(identityCalls.createPackage, ['packages']);
   const update = useIdentityMutation(identityCalls.updatePackage, ['packages']);
-  const submit = async (values: PackageInput) => {
-    setProblem(null);
+  const save = async (values: PackageInput) => {
     const body = { ...values, menu_ids: values.menu_ids ?? [] };
-    try {
-      if (pkg) await update.mutateAsync({ id: pkg.id, body });
-      else await create.mutateAsync(body);
-      onClose();
-    } catch (error) {
-      setProblem(showServerErrors(form, error, (f) => [f.split('.')[0]!]));
-    }
+    if (pkg) await update.mutateAsync({ id: pkg.id, body });
+    else await create.mutateAsync(body);
   };
   return (
-    <Modal
-      open
+    <FormModal<PackageInput>
       title={pkg ? t('packages.editTitle', { name: pkg.name }) : t('packages.create')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={create.isPending || update.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      initialValues={
+        pkg
+          ? {
+              name: pkg.name,
+              menu_ids: pkg.menu_ids,
+              storage_quota_mb: pkg.storage_quota_mb,
+              status: pkg.status,
+            }
+          : { menu_ids: [], storage_quota_mb: 0, status: 'active' }
+      }
+      save={save}
+      saving={create.isPending || update.isPending}
+      onClose={onClose}
+      fieldOf={topField}
     >
-      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} />}
-      <Form<PackageInput>
-        form={form}
-        layout="vertical"
-        onFinish={(v) => void submit(v)}
-        initialValues={
-          pkg
-            ? {
-                name: pkg.name,
-                menu_ids: pkg.menu_ids,
-                storage_quota_mb: pkg.storage_quota_mb,
-                status: pkg.status,
-              }
-            : { menu_ids: [], storage_quota_mb: 0, status: 'active' }
-        }
+      <Form.Item
+        name="name"
+        label={t('packages.name')}
+        rules={[{ required: true, message: t('common.required', { label: t('packages.name') }) }]}
       >
-        <Form.Item
-          name="name"
-          label={t('packages.name')}
-          rules={[{ required: true, message: t('common.required', { label: t('packages.name') }) }]}
-        >
-          <Input autoComplete="off" />
-        </Form.Item>
-        <Form.Item name="menu_ids" label={t('packages.menus')} extra={t('packages.menusHelp')}>
-          <MenuTreeSelect multiple aria-label={t('packages.menus')} />
-        </Form.Item>
-        <Form.Item
-          name="storage_quota_mb"
-          label={t('tenants.quota')}
-          extra={t('tenants.quotaHelp')}
-        >
-          <InputNumber min={0} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="status" label={t('packages.status')}>
-          <Select
-            aria-label={t('packages.status')}
-            options={[
-              { value: 'active', label: t('status.active') },
-              { value: 'disabled', label: t('status.disabled') },
-            ]}
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input autoComplete="off" />
+      </Form.Item>
+      <Form.Item name="menu_ids" label={t('packages.menus')} extra={t('packages.menusHelp')}>
+        <MenuTreeSelect multiple aria-label={t('packages.menus')} />
+      </Form.Item>
+      <Form.Item name="storage_quota_mb" label={t('tenants.quota')} extra={t('tenants.quotaHelp')}>
+        <InputNumber min={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="status" label={t('packages.status')}>
+        <Select
+          aria-label={t('packages.status')}
+          options={[
+            { value: 'active', label: t('status.active') },
+            { value: 'disabled', label: t('status.disabled') },
+          ]}
+        />
+      </Form.Item>
+    </FormModal>
   );
 }

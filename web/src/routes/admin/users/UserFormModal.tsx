@@ -1,5 +1,4 @@
-import { Alert, Form, Input, Modal, Select } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   identityCalls,
@@ -11,8 +10,8 @@ import {
 } from '../../../api/identity';
 import { grants, useAuth } from '../../../auth/AuthContext';
 import { DeptSelect } from '../../../form/DeptSelect';
-import { showServerErrors } from '../../../form/serverErrors';
 import { changedFields, type UserValues as Values } from './userChanges';
+import { FormModal, topField } from '../shared/FormModal';
 
 /**
  * Creates a user, or edits one: name, e-mail, department, roles and posts. A role carrying a
@@ -22,7 +21,6 @@ export function UserFormModal({ user, onClose }: { user: User | null; onClose: (
   const { t } = useTranslation('admin');
   const { me } = useAuth();
   const [form] = Form.useForm<Values>();
-  const [problem, setProblem] = useState<string | null>(null);
   const roles = useAllRoles();
   const posts = useAllPosts();
   const create = useIdentityMutation(identityCalls.createUser, ['users']);
@@ -33,110 +31,95 @@ export function UserFormModal({ user, onClose }: { user: User | null; onClose: (
     message: t('common.required', { label }),
   });
 
-  const submit = async (values: Values) => {
-    setProblem(null);
-    try {
-      if (user) await update.mutateAsync({ id: user.id, body: changedFields(user, values) });
-      else {
-        const body: UserInput = {
-          username: values.username,
-          password: values.password ?? '',
-          nickname: values.nickname ?? '',
-          email: values.email ? values.email : null,
-          dept_id: values.dept_id ?? null,
-          role_ids: values.role_ids ?? [],
-          post_ids: values.post_ids ?? [],
-        };
-        await create.mutateAsync(body);
-      }
-      onClose();
-    } catch (error) {
-      setProblem(showServerErrors(form, error, (f) => [f.split('.')[0]!]));
+  const save = async (values: Values) => {
+    if (user) await update.mutateAsync({ id: user.id, body: changedFields(user, values) });
+    else {
+      const body: UserInput = {
+        username: values.username,
+        password: values.password ?? '',
+        nickname: values.nickname ?? '',
+        email: values.email ? values.email : null,
+        dept_id: values.dept_id ?? null,
+        role_ids: values.role_ids ?? [],
+        post_ids: values.post_ids ?? [],
+      };
+      await create.mutateAsync(body);
     }
   };
 
   return (
-    <Modal
-      open
+    <FormModal<Values>
       title={user ? t('users.editTitle', { name: user.username }) : t('users.create')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={create.isPending || update.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      initialValues={
+        user
+          ? {
+              username: user.username,
+              nickname: user.nickname,
+              email: user.email ?? '',
+              dept_id: user.dept_id,
+              role_ids: user.role_ids,
+              post_ids: user.post_ids,
+            }
+          : { role_ids: [], post_ids: [] }
+      }
+      save={save}
+      saving={create.isPending || update.isPending}
+      onClose={onClose}
+      fieldOf={topField}
     >
-      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} />}
-      <Form<Values>
-        form={form}
-        layout="vertical"
-        onFinish={(v) => void submit(v)}
-        initialValues={
-          user
-            ? {
-                username: user.username,
-                nickname: user.nickname,
-                email: user.email ?? '',
-                dept_id: user.dept_id,
-                role_ids: user.role_ids,
-                post_ids: user.post_ids,
-              }
-            : { role_ids: [], post_ids: [] }
-        }
+      <Form.Item
+        name="username"
+        label={t('users.username')}
+        rules={[required(t('users.username'))]}
       >
+        <Input autoComplete="off" />
+      </Form.Item>
+      {!user && (
         <Form.Item
-          name="username"
-          label={t('users.username')}
-          rules={[required(t('users.username'))]}
+          name="password"
+          label={t('users.initialPassword')}
+          extra={t('users.initialPasswordHelp')}
+          rules={[required(t('users.initialPassword'))]}
         >
-          <Input autoComplete="off" />
+          <Input.Password autoComplete="new-password" />
         </Form.Item>
-        {!user && (
-          <Form.Item
-            name="password"
-            label={t('users.initialPassword')}
-            extra={t('users.initialPasswordHelp')}
-            rules={[required(t('users.initialPassword'))]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-        )}
-        <Form.Item name="nickname" label={t('users.nickname')}>
-          <Input />
-        </Form.Item>
-        <Form.Item
-          name="email"
-          label={t('users.email')}
-          rules={[{ type: 'email', message: t('users.badEmail') }]}
-        >
-          <Input type="email" />
-        </Form.Item>
-        <Form.Item name="dept_id" label={t('users.department')}>
-          <DeptSelect allowClear aria-label={t('users.department')} />
-        </Form.Item>
-        <Form.Item name="role_ids" label={t('users.roles')}>
-          <Select
-            mode="multiple"
-            aria-label={t('users.roles')}
-            loading={roles.isPending}
-            optionFilterProp="label"
-            options={(roles.data?.list ?? []).map((r) => ({
-              value: r.id,
-              label: r.name,
-              disabled: !r.permissions.every((p) => grants(held, p)),
-            }))}
-          />
-        </Form.Item>
-        <Form.Item name="post_ids" label={t('users.posts')}>
-          <Select
-            mode="multiple"
-            aria-label={t('users.posts')}
-            loading={posts.isPending}
-            optionFilterProp="label"
-            options={(posts.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+      )}
+      <Form.Item name="nickname" label={t('users.nickname')}>
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="email"
+        label={t('users.email')}
+        rules={[{ type: 'email', message: t('users.badEmail') }]}
+      >
+        <Input type="email" />
+      </Form.Item>
+      <Form.Item name="dept_id" label={t('users.department')}>
+        <DeptSelect allowClear aria-label={t('users.department')} />
+      </Form.Item>
+      <Form.Item name="role_ids" label={t('users.roles')}>
+        <Select
+          mode="multiple"
+          aria-label={t('users.roles')}
+          loading={roles.isPending}
+          optionFilterProp="label"
+          options={(roles.data?.list ?? []).map((r) => ({
+            value: r.id,
+            label: r.name,
+            disabled: !r.permissions.every((p) => grants(held, p)),
+          }))}
+        />
+      </Form.Item>
+      <Form.Item name="post_ids" label={t('users.posts')}>
+        <Select
+          mode="multiple"
+          aria-label={t('users.posts')}
+          loading={posts.isPending}
+          optionFilterProp="label"
+          options={(posts.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }))}
+        />
+      </Form.Item>
+    </FormModal>
   );
 }
