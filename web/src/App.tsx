@@ -17,22 +17,22 @@ import { AuthProvider, useAuth } from './auth/AuthContext';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
-const Login = lazy(() => import('./pages/Login'));
-const ChangePassword = lazy(() => import('./pages/ChangePassword'));
-const Profile = lazy(() => import('./pages/Profile'));
-const Todo = lazy(() => import('./pages/Todo'));
-const Done = lazy(() => import('./pages/Done'));
-const MyRequests = lazy(() => import('./pages/MyRequests'));
-const CcInbox = lazy(() => import('./pages/CcInbox'));
-const Start = lazy(() => import('./pages/Start'));
-const StartForm = lazy(() => import('./pages/StartForm'));
-const InstanceDetail = lazy(() => import('./pages/InstanceDetail'));
-const TaskDetail = lazy(() => import('./pages/TaskDetail'));
-const Definitions = lazy(() => import('./designer/Definitions'));
-const Designer = lazy(() => import('./designer/Designer'));
-const ForgotPassword = lazy(() => import('./pages/account/ForgotPassword'));
-const ResetPassword = lazy(() => import('./pages/account/ResetPassword'));
-const OAuthCallback = lazy(() => import('./pages/account/OAuthCallback'));
+const Login = lazy(() => import('./routes/auth/login/Login'));
+const ChangePassword = lazy(() => import('./routes/account/password/ChangePassword'));
+const Profile = lazy(() => import('./routes/account/profile/Profile'));
+const Todo = lazy(() => import('./routes/approvals/todo/Todo'));
+const Done = lazy(() => import('./routes/approvals/done/Done'));
+const MyRequests = lazy(() => import('./routes/approvals/my/MyRequests'));
+const CcInbox = lazy(() => import('./routes/approvals/cc/CcInbox'));
+const Start = lazy(() => import('./routes/approvals/start/Start'));
+const StartForm = lazy(() => import('./routes/approvals/start-form/StartForm'));
+const InstanceDetail = lazy(() => import('./routes/approvals/instance/InstanceDetail'));
+const TaskDetail = lazy(() => import('./routes/approvals/task/TaskDetail'));
+const Definitions = lazy(() => import('./routes/designer/definitions/Definitions'));
+const Designer = lazy(() => import('./routes/designer/editor/Designer'));
+const ForgotPassword = lazy(() => import('./routes/auth/forgot-password/ForgotPassword'));
+const ResetPassword = lazy(() => import('./routes/auth/reset-password/ResetPassword'));
+const OAuthCallback = lazy(() => import('./routes/auth/oauth-callback/OAuthCallback'));
 
 const queryClient = new QueryClient({
   defaultOptions: {
