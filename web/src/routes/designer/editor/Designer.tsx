@@ -4,7 +4,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../../api/client';
-import type { Branch, Definition, FlowNode, FormSchema, Page, SimulateResult } from '../../../api/bpm';
+import type {
+  Branch,
+  Definition,
+  FlowNode,
+  FormSchema,
+  Page,
+  SimulateResult,
+} from '../../../api/bpm';
 import { ApiError, messageOf } from '../../../api/errors';
 import { FormRenderer } from '../../../form/FormRenderer';
 import { toSubmission } from '../../../form/rules';

@@ -2,7 +2,14 @@
  * Edits of the node tree as pure functions: every edit answers a new tree, so the designer can
  * keep the last saved one for comparison and React sees each change.
  */
-import type { ApprovalNode, Branch, BranchNode, CcNode, FlowNode, StartNode } from '../../../api/bpm';
+import type {
+  ApprovalNode,
+  Branch,
+  BranchNode,
+  CcNode,
+  FlowNode,
+  StartNode,
+} from '../../../api/bpm';
 
 let counter = 0;
 /** A node or branch id unique within the tree (letters, digits, `_`). */
