@@ -127,7 +127,7 @@ describe('sign-in with TOTP on', () => {
     fireEvent.change(code, { target: { value: '654321' } });
     await submit('Sign in');
     expect(await screen.findByRole('alert')).toBeTruthy();
-    expect(screen.getByRole('alert').textContent).toContain('wrong username or password');
+    expect(screen.getByRole('alert').textContent).toContain('Wrong username or password.');
 
     fireEvent.change(code, { target: { value: ' 123456 ' } });
     await submit('Sign in');
@@ -212,7 +212,7 @@ describe('the provider callback page', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.change(code, { target: { value: '654321' } });
     await submit('Sign in');
-    expect((await screen.findByRole('alert')).textContent).toContain('wrong username or password');
+    expect((await screen.findByRole('alert')).textContent).toContain('Wrong username or password.');
     fireEvent.change(code, { target: { value: ' 123456 ' } });
     await submit('Sign in');
     await waitFor(() => expect(router.state.location.pathname).toBe('/my'));
@@ -431,6 +431,6 @@ describe('two-step sign-in in the profile', () => {
     fill('Current password', 'My-Password-1');
     fill('Current code or a recovery code', '654321');
     await submit('Turn off');
-    expect((await screen.findByRole('alert')).textContent).toMatch(/too many wrong codes/);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/Too many attempts/);
   });
 });

@@ -31,7 +31,7 @@ import { useAuth } from '../../../auth/AuthContext';
 import { PersonPicker } from '../../../form/PersonPicker';
 import { showServerErrors } from '../../../form/serverErrors';
 import { PersonName } from '../../../components/PersonName';
-import { useStartable } from '../../approvals/start/Start';
+import { useStartable } from '../../../api/bpm';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/states';
 import { absenceState, toInput, type AbsenceValues } from './outOfOfficeForm';
 

@@ -1,33 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Badge, Segmented } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, data } from '../../../api/client';
-import { bpmKeys, type Page } from '../../../api/bpm';
+import { fetchCc, useMarkCcRead, type CcItem } from '../../../api/bpmLists';
 import { ServerTable, when } from '../../../components/ServerTable';
-
-interface CcItem {
-  id: number;
-  instance_id: number;
-  node_id: string;
-  read: boolean;
-  read_at: string | null;
-  created_at: string;
-  instance_title: string;
-}
 
 export default function CcInbox() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [show, setShow] = useState<'all' | 'unread'>('all');
-  const markRead = useMutation({
-    mutationFn: (id: number) => api.POST('/api/v1/bpm/cc/{id}/read', { params: { path: { id } } }),
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: bpmKeys.ccUnread });
-      void queryClient.invalidateQueries({ queryKey: ['list', 'cc'] });
-    },
-  });
+  const markRead = useMarkCcRead();
   return (
     <ServerTable<CcItem, { unread?: 'true' }, 'created_at' | 'title'>
       title={t('nav.cc')}
@@ -44,9 +25,7 @@ export default function CcInbox() {
           ]}
         />
       }
-      fetch={(query) =>
-        data(api.GET('/api/v1/bpm/cc/my', { params: { query } })) as Promise<Page<CcItem>>
-      }
+      fetch={fetchCc}
       rowKey="id"
       columns={[
         {

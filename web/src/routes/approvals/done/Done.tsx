@@ -1,8 +1,8 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, data } from '../../../api/client';
-import type { Page, Task } from '../../../api/bpm';
+import type { Task } from '../../../api/bpm';
+import { fetchDone } from '../../../api/bpmLists';
 import { ServerTable, when } from '../../../components/ServerTable';
 
 export default function Done() {
@@ -12,9 +12,7 @@ export default function Done() {
       title={t('nav.done')}
       queryKey="done"
       filters={{}}
-      fetch={(query) =>
-        data(api.GET('/api/v1/bpm/tasks/done', { params: { query } })) as Promise<Page<Task>>
-      }
+      fetch={fetchDone}
       rowKey="id"
       columns={[
         {

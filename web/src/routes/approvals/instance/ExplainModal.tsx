@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, data } from '../../../api/client';
-import type { StandInView } from '../../../api/bpm';
+import { useTaskExplain, type StandInView } from '../../../api/bpm';
 import { usePeople } from '../../../api/people';
 import { personLabel } from '../../../form/personLabel';
 import { ErrorState, LoadingState } from '../../../components/states';
@@ -25,13 +23,7 @@ const isStandIn = (v: unknown): v is StandInView =>
  */
 export function ExplainModal({ taskId, onClose }: { taskId: number; onClose: () => void }) {
   const { t, i18n } = useTranslation();
-  const explain = useQuery({
-    queryKey: ['bpm', 'explain', taskId],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/tasks/{id}/explain', { params: { path: { id: taskId } } }),
-      ) as Promise<Record<string, unknown>>,
-  });
+  const explain = useTaskExplain(taskId);
   const entries = Object.entries(explain.data ?? {});
   const ids = entries.flatMap(([k, v]) => {
     if (PERSON_KEYS.has(k)) return [v];

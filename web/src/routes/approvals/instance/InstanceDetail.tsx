@@ -1,22 +1,22 @@
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { api, data } from '../../../api/client';
-import type { InstanceDetail as Detail } from '../../../api/bpm';
+import { recordId, useInstance } from '../../../api/bpm';
 import { useAuth } from '../../../auth/AuthContext';
+import { ErrorState, LoadingState, MissingRecord } from '../../../components/states';
 import { InstanceView } from './InstanceView';
-import { ErrorState, LoadingState } from '../../../components/states';
 
+/** `/instances/:id`: a request's detail; an id that cannot be one never reaches the API. */
 export default function InstanceDetail() {
-  const id = Number(useParams().id);
+  const id = recordId(useParams().id);
+  if (id === null) return <MissingRecord backTo="/my" />;
+  return <InstanceDetailOf id={id} />;
+}
+
+function InstanceDetailOf({ id }: { id: number }) {
   const { me } = useAuth();
-  const detail = useQuery({
-    queryKey: ['bpm', 'instance', id],
-    queryFn: () =>
-      data(api.GET('/api/v1/bpm/instances/{id}', { params: { path: { id } } })) as Promise<Detail>,
-  });
+  const detail = useInstance(id);
   if (detail.isPending) return <LoadingState />;
   if (detail.isError)
-    return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
+    return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} backTo="/my" />;
   // Task actions apply to the caller's open task on this instance, if any.
   const mine = detail.data.tasks.find((t) => t.assignee_id === me?.id && t.status === 'pending');
   return (

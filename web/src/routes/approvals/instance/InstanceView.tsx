@@ -1,18 +1,17 @@
 import { QuestionCircleOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Row, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, data } from '../../../api/client';
-import type {
-  ActionName,
-  Definition,
-  Diagram,
-  FileInfo,
-  FormSchema,
-  InstanceDetail,
-  Task,
-  TimelineEntry,
+import {
+  useDefinition,
+  useInstanceDiagram,
+  useInstanceTimeline,
+  useStartable,
+  type ActionName,
+  type FileInfo,
+  type FormSchema,
+  type InstanceDetail,
+  type Task,
 } from '../../../api/bpm';
 import { usePeople } from '../../../api/people';
 import { useAuth } from '../../../auth/AuthContext';
@@ -23,7 +22,6 @@ import { ExplainModal } from './ExplainModal';
 import { FormValues } from './FormValues';
 import { personLabel } from '../../../form/personLabel';
 import { Timeline } from './Timeline';
-import { useStartable } from '../start/Start';
 import { StatusTag } from '../../../components/StatusTag';
 import { ErrorState, LoadingState } from '../../../components/states';
 
@@ -35,16 +33,7 @@ function useFormSchema(instance: InstanceDetail | undefined): FormSchema | null 
   const { can } = useAuth();
   const mayList = can('bpm:definition:list');
   const startable = useStartable();
-  const definition = useQuery({
-    queryKey: ['bpm', 'definition', instance?.definition_id],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/definitions/{id}', {
-          params: { path: { id: instance!.definition_id } },
-        }),
-      ) as Promise<Definition>,
-    enabled: mayList && instance !== undefined,
-  });
+  const definition = useDefinition(instance?.definition_id, mayList);
   if (definition.data) return definition.data.form_schema;
   const fromStartable = startable.data?.find((d) => d.id === instance?.definition_id);
   return fromStartable?.form_schema ?? null;
@@ -74,22 +63,8 @@ export function InstanceView({
   const { me } = useAuth();
   const schema = useFormSchema(instance);
   const [explain, setExplain] = useState(false);
-  const diagram = useQuery({
-    queryKey: ['bpm', 'diagram', instance.id],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/instances/{id}/diagram', { params: { path: { id: instance.id } } }),
-      ) as Promise<Diagram>,
-  });
-  const timeline = useQuery({
-    queryKey: ['bpm', 'timeline', instance.id],
-    queryFn: async () => {
-      const d = (await data(
-        api.GET('/api/v1/bpm/instances/{id}/timeline', { params: { path: { id: instance.id } } }),
-      )) as TimelineEntry[] | { list: TimelineEntry[] };
-      return Array.isArray(d) ? d : d.list;
-    },
-  });
+  const diagram = useInstanceDiagram(instance.id);
+  const timeline = useInstanceTimeline(instance.id);
 
   const editableFields = useMemo(() => {
     let fields: string[] = [];

@@ -2,8 +2,8 @@ import { Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, data } from '../../../api/client';
-import type { InstanceDetail, Page } from '../../../api/bpm';
+import type { InstanceDetail } from '../../../api/bpm';
+import { fetchMyInstances } from '../../../api/bpmLists';
 import { StatusTag } from '../../../components/StatusTag';
 import { ServerTable, when } from '../../../components/ServerTable';
 
@@ -36,11 +36,7 @@ export default function MyRequests() {
           style={{ width: 150 }}
         />
       }
-      fetch={(query) =>
-        data(api.GET('/api/v1/bpm/instances/my', { params: { query } })) as unknown as Promise<
-          Page<InstanceDetail>
-        >
-      }
+      fetch={fetchMyInstances}
       rowKey="id"
       columns={[
         {

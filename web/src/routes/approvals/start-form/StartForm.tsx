@@ -13,7 +13,7 @@ import { toSubmission } from '../../../form/rules';
 import { showServerErrors } from '../../../form/serverErrors';
 import { PersonPicker } from '../../../form/PersonPicker';
 import { RoutePreview } from '../../../components/RoutePreview';
-import { useStartable } from '../start/Start';
+import { useStartable } from '../../../api/bpm';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/states';
 
 /** Approval nodes whose approvers the initiator picks (`initiator_selected`). */

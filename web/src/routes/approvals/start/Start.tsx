@@ -1,22 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, data } from '../../../api/client';
-import { asList, type Definition, type Page } from '../../../api/bpm';
+import { useStartable, type Definition } from '../../../api/bpm';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/states';
-
-export function useStartable() {
-  return useQuery({
-    queryKey: ['bpm', 'startable'],
-    queryFn: async () =>
-      asList(
-        (await data(
-          api.GET('/api/v1/bpm/startable', { params: { query: { page_size: 100 } } as never }),
-        )) as Definition[] | Page<Definition>,
-      ),
-  });
-}
 
 export default function Start() {
   const { t } = useTranslation();

@@ -1,23 +1,20 @@
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { api, data } from '../../../api/client';
-import type { ActionName, InstanceDetail, Task } from '../../../api/bpm';
+import { recordId, useTask } from '../../../api/bpm';
+import { ErrorState, LoadingState, MissingRecord } from '../../../components/states';
 import { InstanceView } from '../instance/InstanceView';
-import { ErrorState, LoadingState } from '../../../components/states';
 
-type TaskDetailData = Task & { instance: InstanceDetail; actions: ActionName[] };
-
+/** `/tasks/:id`: a task with its request; an id that cannot be one never reaches the API. */
 export default function TaskDetail() {
-  const id = Number(useParams().id);
-  const task = useQuery({
-    queryKey: ['bpm', 'task', id],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/tasks/{id}', { params: { path: { id } } }),
-      ) as Promise<TaskDetailData>,
-  });
+  const id = recordId(useParams().id);
+  if (id === null) return <MissingRecord backTo="/todo" />;
+  return <TaskDetailOf id={id} />;
+}
+
+function TaskDetailOf({ id }: { id: number }) {
+  const task = useTask(id);
   if (task.isPending) return <LoadingState />;
-  if (task.isError) return <ErrorState error={task.error} onRetry={() => void task.refetch()} />;
+  if (task.isError)
+    return <ErrorState error={task.error} onRetry={() => void task.refetch()} backTo="/todo" />;
   return (
     <InstanceView
       instance={task.data.instance}

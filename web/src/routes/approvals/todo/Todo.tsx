@@ -2,8 +2,8 @@ import { Input, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, data } from '../../../api/client';
-import type { Page, Task } from '../../../api/bpm';
+import type { Task } from '../../../api/bpm';
+import { fetchTodo } from '../../../api/bpmLists';
 import { DelegatedFromTag, OnBehalfOfTag } from '../../../components/PersonName';
 import { ServerTable, when } from '../../../components/ServerTable';
 
@@ -24,9 +24,7 @@ export default function Todo() {
           style={{ width: 200 }}
         />
       }
-      fetch={(query) =>
-        data(api.GET('/api/v1/bpm/tasks/todo', { params: { query } })) as Promise<Page<Task>>
-      }
+      fetch={fetchTodo}
       rowKey="id"
       emptyText={t('list.noTodo')}
       columns={[

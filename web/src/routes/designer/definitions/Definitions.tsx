@@ -4,8 +4,8 @@ import { Alert, Button, Form, Input, Modal, Select, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { api, data } from '../../../api/client';
-import type { Definition, Page } from '../../../api/bpm';
+import type { Definition } from '../../../api/bpm';
+import { createDefinition, fetchDefinitions } from '../../../api/bpmLists';
 import { useAuth } from '../../../auth/AuthContext';
 import { showServerErrors } from '../../../form/serverErrors';
 import { byText, byTime, ServerTable, when } from '../../../components/ServerTable';
@@ -58,11 +58,7 @@ export default function Definitions() {
             )}
           </>
         }
-        fetch={(query) =>
-          data(api.GET('/api/v1/bpm/definitions', { params: { query } })) as Promise<
-            Page<Definition>
-          >
-        }
+        fetch={fetchDefinitions}
         rowKey="id"
         columns={[
           {
@@ -104,21 +100,13 @@ function NewFlow({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: (v: { key: string; name: string; category?: string }) =>
-      data(
-        api.POST('/api/v1/bpm/definitions', {
-          body: {
-            key: v.key,
-            name: v.name,
-            category: v.category || null,
-            form_mode: 'flow',
-            form_schema: { fields: [] } as never,
-            node_tree: initialTree({
-              start: t('node.start'),
-              approval: t('node.approval'),
-            }) as never,
-          },
-        }),
-      ) as Promise<Definition>,
+      createDefinition({
+        key: v.key,
+        name: v.name,
+        category: v.category || null,
+        // Default node names in the designer's language, as saved.
+        node_tree: initialTree({ start: t('node.start'), approval: t('node.approval') }),
+      }),
     onSuccess: (d) => navigate(`/designer/${d.id}`),
     onError: (e) => setError(showServerErrors(form, e)),
   });

@@ -1,0 +1,84 @@
+/**
+ * The BPM lists the console pages through (server-paginated tables): one fetcher per list, so the
+ * pages hold no calls, and the mutations those lists make.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  bpmKeys,
+  type Definition,
+  type FlowNode,
+  type InstanceDetail,
+  type Page,
+  type Task,
+} from './bpm';
+import { api, data } from './client';
+import type { paths } from './schema';
+
+type QueryOf<P extends keyof paths> = paths[P] extends {
+  get: { parameters: { query?: infer Q } };
+}
+  ? NonNullable<Q>
+  : never;
+
+/** A carbon copy in the caller's inbox. */
+export interface CcItem {
+  id: number;
+  instance_id: number;
+  node_id: string;
+  read: boolean;
+  read_at: string | null;
+  created_at: string;
+  instance_title: string;
+}
+
+/** The caller's open tasks. */
+export const fetchTodo = (query: QueryOf<'/api/v1/bpm/tasks/todo'>) =>
+  data(api.GET('/api/v1/bpm/tasks/todo', { params: { query } })) as Promise<Page<Task>>;
+
+/** The tasks the caller has finished. */
+export const fetchDone = (query: QueryOf<'/api/v1/bpm/tasks/done'>) =>
+  data(api.GET('/api/v1/bpm/tasks/done', { params: { query } })) as Promise<Page<Task>>;
+
+/** The requests the caller started. */
+export const fetchMyInstances = (query: QueryOf<'/api/v1/bpm/instances/my'>) =>
+  data(api.GET('/api/v1/bpm/instances/my', { params: { query } })) as unknown as Promise<
+    Page<InstanceDetail>
+  >;
+
+/** The caller's carbon copies. */
+export const fetchCc = (query: QueryOf<'/api/v1/bpm/cc/my'>) =>
+  data(api.GET('/api/v1/bpm/cc/my', { params: { query } })) as Promise<Page<CcItem>>;
+
+/** The definitions the designer lists. */
+export const fetchDefinitions = (query: QueryOf<'/api/v1/bpm/definitions'>) =>
+  data(api.GET('/api/v1/bpm/definitions', { params: { query } })) as Promise<Page<Definition>>;
+
+/** Marks a carbon copy read; the inbox list and the menu's unread badge follow. */
+export function useMarkCcRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.POST('/api/v1/bpm/cc/{id}/read', { params: { path: { id } } }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: bpmKeys.ccUnread });
+      void queryClient.invalidateQueries({ queryKey: ['list', 'cc'] });
+    },
+  });
+}
+
+/** Creates a draft flow with an empty form and the given starting tree. */
+export const createDefinition = (body: {
+  key: string;
+  name: string;
+  category: string | null;
+  node_tree: FlowNode;
+}) =>
+  data(
+    api.POST('/api/v1/bpm/definitions', {
+      body: {
+        ...body,
+        form_mode: 'flow',
+        form_schema: { fields: [] } as never,
+        node_tree: body.node_tree as never,
+      },
+    }),
+  ) as Promise<Definition>;
