@@ -333,7 +333,9 @@ async function startGateway(
   try {
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
     const listener = metrics
-      ? await startMetricsListener(metrics.registry, settings.metrics.port)
+      ? await startMetricsListener(metrics.registry, settings.metrics.port, (message) =>
+          logger.warn(message),
+        )
       : undefined;
     if (listener) closers.push(listener.close);
     return {
