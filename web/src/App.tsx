@@ -8,12 +8,14 @@ import {
   createBrowserRouter,
   Navigate,
   RouterProvider,
+  type RouteObject,
   useLocation,
   useNavigate,
 } from 'react-router';
 import { setSignedOutHandler } from './api/client';
 import { ApiError } from './api/errors';
 import { AuthProvider, useAuth } from './auth/AuthContext';
+import { setRouteTable } from './layout/routeTable';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -32,6 +34,7 @@ const Definitions = lazy(() => import('./routes/designer/definitions/Definitions
 const Designer = lazy(() => import('./routes/designer/editor/Designer'));
 const ForgotPassword = lazy(() => import('./routes/auth/forgot-password/ForgotPassword'));
 const ResetPassword = lazy(() => import('./routes/auth/reset-password/ResetPassword'));
+const NotFound = lazy(() => import('./routes/errors/NotFound'));
 const OAuthCallback = lazy(() => import('./routes/auth/oauth-callback/OAuthCallback'));
 
 const queryClient = new QueryClient({
@@ -79,7 +82,7 @@ function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading />}>{children}</Suspense>;
 }
 
-const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     path: '/login',
     element: (
@@ -221,10 +224,19 @@ const router = createBrowserRouter([
           </Page>
         ),
       },
-      { path: '*', element: <Navigate to="/todo" replace /> },
+      {
+        path: '*',
+        element: (
+          <Page>
+            <NotFound />
+          </Page>
+        ),
+      },
     ],
   },
-]);
+];
+setRouteTable(routes);
+const router = createBrowserRouter(routes);
 
 /**
  * WCAG AA contrast (4.5:1) for text on and in the theme's colours (buttons, links, status tags)
