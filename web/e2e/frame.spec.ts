@@ -1,5 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiLogin, call, createRole, createUser, uniq } from './api';
+import {
+  apiLogin,
+  call,
+  chain,
+  createRole,
+  createUser,
+  publishFlow,
+  startInstance,
+  uniq,
+} from './api';
 import { audit } from './axe';
 import { signedIn, type Person } from './session';
 
@@ -129,5 +138,50 @@ test('the signed-in pages pass axe in the dark theme', async ({ browser }) => {
     .locator('.ant-layout-sider')
     .evaluate((e) => getComputedStyle(e).backgroundColor);
   expect(sider).not.toBe('rgb(0, 21, 41)');
+  await page.context().close();
+});
+
+test('the bell counts unread notices on every page; the drawer lists them and marks them read', async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const alice = await createUser(request, token, 'Alice');
+  const bob = await createUser(request, token, 'Bob');
+  const flow = await publishFlow(
+    request,
+    token,
+    chain([{ id: 'lead', name: 'Team lead', users: [bob.id] }]),
+  );
+  const aliceApi = await apiLogin(request, alice.username, alice.password);
+  await startInstance(request, aliceApi.token, flow.key, 'a request for the bell');
+  const bobApi = await apiLogin(request, bob.username, bob.password);
+  const unreadNow = async () =>
+    (await call<{ count: number }>(request, bobApi.token, 'GET', '/api/v1/inbox/unread-count'))
+      .count;
+  // The todo notice reaches the inbox through the outbox worker.
+  await expect.poll(unreadNow).toBeGreaterThan(0);
+
+  const page = await signedIn(browser, bob, '/done');
+  const bell = page.getByTestId('inbox-bell');
+  // The bell says what the server counts (signing in may add a new-device notice meanwhile).
+  let unread = 0;
+  await expect(async () => {
+    unread = await unreadNow();
+    await expect(bell).toHaveAccessibleName(`Notifications: ${unread} unread`, { timeout: 1000 });
+  }).toPass({ timeout: 40_000 });
+  await page.goto('/profile');
+  await expect(bell).toHaveAccessibleName(`Notifications: ${unread} unread`);
+  await bell.click();
+  const drawer = page.getByRole('dialog', { name: 'Notifications' });
+  const first = drawer.locator('[data-testid^="inbox-notice-"]').first();
+  await expect(first).toContainText('Unread');
+  expect.soft(await audit(page, '.ant-drawer')).toEqual([]);
+  await first.getByRole('button', { name: 'Mark read' }).click();
+  await expect(first).not.toContainText('Unread');
+  if (unread > 1) await expect(bell).toHaveAccessibleName(`Notifications: ${unread - 1} unread`);
+  else await expect(bell).toHaveAccessibleName('Notifications');
+  await drawer.getByRole('button', { name: 'Mark all read' }).click();
+  await expect(bell).toHaveAccessibleName('Notifications');
   await page.context().close();
 });

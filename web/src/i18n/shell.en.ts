@@ -74,6 +74,20 @@ const shellEn = {
     userUpdate: 'Edit users',
     userDelete: 'Delete users',
   },
+  inbox: {
+    bell: 'Notifications',
+    bellUnread_one: 'Notifications: {{count}} unread',
+    bellUnread_other: 'Notifications: {{count}} unread',
+    title: 'Notifications',
+    empty: 'No notifications',
+    unread: 'Unread',
+    markRead: 'Mark read',
+    markAllRead: 'Mark all read',
+    open: 'Open',
+  },
+  notices: {
+    title: 'Notices',
+  },
   shell: {
     menu: 'Open the menu',
   },

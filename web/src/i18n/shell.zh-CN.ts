@@ -72,6 +72,20 @@ const shellZhCN: typeof shellEn = {
     userUpdate: '编辑用户',
     userDelete: '删除用户',
   },
+  inbox: {
+    bell: '站内消息',
+    bellUnread_one: '站内消息：{{count}} 条未读',
+    bellUnread_other: '站内消息：{{count}} 条未读',
+    title: '站内消息',
+    empty: '暂无消息',
+    unread: '未读',
+    markRead: '标为已读',
+    markAllRead: '全部标为已读',
+    open: '查看',
+  },
+  notices: {
+    title: '公告',
+  },
   shell: {
     menu: '打开菜单',
   },

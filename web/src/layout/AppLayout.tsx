@@ -141,7 +141,7 @@ export default function AppLayout() {
             <span />
           )}
           <Space wrap size={8} style={{ justifyContent: 'flex-end' }}>
-            <HeaderControls compact={phone} />
+            <HeaderControls compact={phone} active={active} />
           </Space>
         </Layout.Header>
         <Layout.Content style={{ margin: phone ? 8 : 16, minWidth: 0 }}>

@@ -5,15 +5,17 @@ import { useNavigate } from 'react-router';
 import { useAuth } from '../auth/AuthContext';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { setThemeMode, useThemeMode } from '../theme';
+import { InboxBell } from './InboxBell';
 
-/** The header's right side: language, theme and the user's menu (profile, password, sign out). */
-export function HeaderControls({ compact }: { compact: boolean }) {
+/** The header's right side: the inbox's bell (asked only while `active`), language, theme and the user's menu (profile, password, sign out). */
+export function HeaderControls({ compact, active }: { compact: boolean; active: boolean }) {
   const { t, i18n } = useTranslation();
   const { me, signOut } = useAuth();
   const navigate = useNavigate();
   const mode = useThemeMode();
   return (
     <>
+      <InboxBell enabled={active} />
       <Select<Language>
         aria-label={t('app.language')}
         size="small"
