@@ -25,6 +25,10 @@ UPDATE iam_menus SET name = 'menu.logins', path = '/audit/logins', updated_at = 
 UPDATE iam_menus SET name = 'menu.business', path = '/audit/business', updated_at = now()
   WHERE id = 16 AND path = '/logs/audit';
 
+-- The dashboard, where a user lands after signing in: first in everyone's navigation.
+INSERT INTO iam_menus (parent_id, name, kind, path, permission_code, icon, sort) VALUES
+  (NULL, 'menu.dashboard', 'page', '/', NULL, 'DashboardOutlined', 5);
+
 -- New entries: no fixed ids (administrators may have added entries since 0023); parents are
 -- found by the seeded directory's id or, for the new directories, their name.
 INSERT INTO iam_menus (parent_id, name, kind, path, permission_code, icon, sort)

@@ -22,7 +22,8 @@ describe('GET /api/v1/menus/my', () => {
     const res = await platform.call('GET', '/api/v1/menus/my', { token: user.token });
     expect(res.status).toBe(200);
     const mine = paths(res.body.data);
-    expect(mine).toEqual(expect.arrayContaining(['/todo', '/done', '/my', '/cc', '/start']));
+    expect(mine).toEqual(expect.arrayContaining(['/', '/todo', '/done', '/my', '/cc', '/start']));
+    expect(mine[0]).toBe('/');
     expect(mine).not.toContain('/designer');
     expect(mine).not.toContain('menu.identity');
     expect(mine).not.toContain('/admin/users');

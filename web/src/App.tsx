@@ -34,6 +34,7 @@ const Definitions = lazy(() => import('./routes/designer/definitions/Definitions
 const Designer = lazy(() => import('./routes/designer/editor/Designer'));
 const ForgotPassword = lazy(() => import('./routes/auth/forgot-password/ForgotPassword'));
 const ResetPassword = lazy(() => import('./routes/auth/reset-password/ResetPassword'));
+const Dashboard = lazy(() => import('./routes/dashboard/Dashboard'));
 const NotFound = lazy(() => import('./routes/errors/NotFound'));
 const OAuthCallback = lazy(() => import('./routes/auth/oauth-callback/OAuthCallback'));
 
@@ -127,7 +128,14 @@ const routes: RouteObject[] = [
       </RequireAuth>
     ),
     children: [
-      { index: true, element: <Navigate to="/todo" replace /> },
+      {
+        index: true,
+        element: (
+          <Page>
+            <Dashboard />
+          </Page>
+        ),
+      },
       {
         path: 'password',
         element: (

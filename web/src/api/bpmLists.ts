@@ -2,7 +2,7 @@
  * The BPM lists the console pages through (server-paginated tables): one fetcher per list, so the
  * pages hold no calls, and the mutations those lists make.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   bpmKeys,
   type Definition,
@@ -82,3 +82,54 @@ export const createDefinition = (body: {
       },
     }),
   ) as Promise<Definition>;
+
+/** The dashboard's lists: small, first page only, refreshed every minute. */
+const DASHBOARD_REFRESH_MS = 60_000;
+
+/** The caller's open tasks, oldest first (the count is `total`, the oldest the first row). */
+export function useOldestTodo(enabled: boolean) {
+  return useQuery({
+    queryKey: ['list', 'todo', 'oldest'],
+    queryFn: () => fetchTodo({ page: 1, page_size: 1, sort: 'created_at', order: 'asc' }),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    enabled,
+  });
+}
+
+/** The caller's requests still running, newest first. */
+export function useMyOpenRequests(enabled: boolean) {
+  return useQuery({
+    queryKey: ['list', 'my', 'running'],
+    queryFn: () => fetchMyInstances({ page: 1, page_size: 5, status: 'running' } as never),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    enabled,
+  });
+}
+
+/** Suspended requests of the tenant, waiting for a repair (platform administrators). */
+export function useStuckInstances(enabled: boolean) {
+  return useQuery({
+    queryKey: ['list', 'instances', 'suspended'],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/instances', {
+          params: { query: { page: 1, page_size: 5, status: 'suspended' } },
+        }),
+      ) as unknown as Promise<Page<InstanceDetail>>,
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    enabled,
+  });
+}
+
+/** The tenant's approval figures (`GET /bpm/stats`, platform administrators). */
+export function useBpmStats(enabled: boolean) {
+  return useQuery({
+    queryKey: ['bpm', 'stats'],
+    queryFn: async () => {
+      const d = await data(api.GET('/api/v1/bpm/stats'));
+      return d as NonNullable<typeof d>;
+    },
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    enabled,
+  });
+}

@@ -79,6 +79,7 @@ const ICONS: Record<string, ReactNode> = {
 
 /** The navigation the console offers before (or without) the server's menu tree. */
 const BUILT_IN: Pick<MenuNode, 'name' | 'path' | 'icon'>[] = [
+  { name: 'menu.dashboard', path: '/', icon: 'DashboardOutlined' },
   { name: 'nav.todo', path: '/todo', icon: 'CheckSquareOutlined' },
   { name: 'nav.done', path: '/done', icon: 'FileDoneOutlined' },
   { name: 'nav.my', path: '/my', icon: 'AuditOutlined' },

@@ -21,7 +21,7 @@ interface LoginForm {
 
 /** Only a path inside the console: never an absolute URL another site could supply. */
 function safeRedirect(value: string | null): string {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/todo';
+  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
 }
 
 export default function Login() {
