@@ -1,19 +1,31 @@
 import { Alert, List, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { FlowNode, SimulateResult } from '../api/bpm';
+import type { FlowNode, FormSchema, SimulateResult } from '../api/bpm';
 import { usePeople } from '../api/people';
 import { walkTree } from '../diagram/tree';
 import { personLabel } from '../form/personLabel';
+import { useConditionNames } from '../routes/designer/editor/useConditionNames';
+import { branchDecisions } from './routeWords';
 
-/** The server's dry run, in words: which way each branch went and why, and who approves. */
-export function RoutePreview({ tree, result }: { tree: FlowNode; result: SimulateResult }) {
+/**
+ * The server's dry run, in words: which way each branch went and why ("Amount ¥480.00 is not
+ * over ¥1,000.00", then the arm taken), who approves each step by name, and what stops the
+ * route, never the raw condition or failure objects.
+ */
+export function RoutePreview({
+  tree,
+  schema,
+  result,
+}: {
+  tree: FlowNode;
+  schema: FormSchema;
+  result: SimulateResult;
+}) {
   const { t } = useTranslation();
   const names = new Map<string, string>();
-  walkTree(tree, (n) => {
-    names.set(n.id, n.name);
-    if (n.type === 'branch') for (const b of n.branches) names.set(`${n.id}/${b.id}`, b.name);
-  });
+  walkTree(tree, (n) => names.set(n.id, n.name));
   const nameOf = (id: string) => names.get(id) ?? id;
+  const conditionNames = useConditionNames(tree, schema);
   // Approvers by name; one away shows as their stand-in acting for them.
   const people = usePeople(
     result.nodes.flatMap((n) => [...n.assignees, ...(n.stand_ins ?? []).map((s) => s.user_id)]),
@@ -25,14 +37,25 @@ export function RoutePreview({ tree, result }: { tree: FlowNode; result: Simulat
       ? t('people.onBehalfShort', { name: person(id), of: person(away.user_id) })
       : person(id);
   };
+  const decisions = branchDecisions(t, tree, schema, result.branches, conditionNames);
+  const failures = (result.failures as { node_id?: string; code?: string; detail?: string }[]).map(
+    (f) =>
+      f.code === 'condition_failed' || f.code === 'empty_assignee'
+        ? t(`preview.failure.${f.code}`, { node: nameOf(f.node_id ?? '') })
+        : `${nameOf(f.node_id ?? '')}: ${f.detail ?? f.code ?? ''}`,
+  );
+  const strategyText = (strategy: unknown) =>
+    typeof strategy === 'string' && ['suspend', 'auto_pass', 'fallback_users'].includes(strategy)
+      ? t(`preview.strategy.${strategy}`)
+      : t('preview.strategy.suspend');
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="route-preview">
-      {result.failures.length > 0 && (
+      {failures.length > 0 && (
         <Alert
           type="warning"
           showIcon
           title={t('preview.failures')}
-          description={result.failures.map((f) => JSON.stringify(f)).join('; ')}
+          description={failures.join('; ')}
         />
       )}
       <Typography.Text strong>{t('preview.path')}</Typography.Text>
@@ -41,28 +64,22 @@ export function RoutePreview({ tree, result }: { tree: FlowNode; result: Simulat
           <Tag key={`${id}-${i}`}>{nameOf(id)}</Tag>
         ))}
       </Space>
-      {result.branches.length > 0 && (
+      {decisions.length > 0 && (
         <>
           <Typography.Text strong>{t('preview.branches')}</Typography.Text>
           <List
             size="small"
-            dataSource={result.branches}
-            renderItem={(b) => (
-              <List.Item>
+            dataSource={decisions}
+            rowKey="nodeId"
+            renderItem={(d) => (
+              <List.Item data-testid={`preview-branch-${d.nodeId}`}>
                 <Space orientation="vertical" size={0}>
+                  {d.reasons.map((r, i) => (
+                    <span key={i}>{r}</span>
+                  ))}
                   <span>
-                    {nameOf(b.node_id)} →{' '}
-                    <strong>
-                      {b.branch_id ? nameOf(`${b.node_id}/${b.branch_id}`) : String(b.result)}
-                    </strong>
+                    {d.nodeName} → <strong>{d.taken ?? '-'}</strong>
                   </span>
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t('preview.because', {
-                      condition: JSON.stringify(b.condition),
-                      inputs: JSON.stringify(b.inputs),
-                      result: JSON.stringify(b.result),
-                    })}
-                  </Typography.Text>
                 </Space>
               </List.Item>
             )}
@@ -79,7 +96,7 @@ export function RoutePreview({ tree, result }: { tree: FlowNode; result: Simulat
               {n.node_name ?? nameOf(n.node_id)}:{' '}
               {n.assignees.length
                 ? n.assignees.map((id) => approver(n, id)).join(', ')
-                : t('preview.nobody', { strategy: JSON.stringify(n.strategy) })}
+                : t('preview.nobody', { strategy: strategyText(n.strategy) })}
             </span>
           </List.Item>
         )}

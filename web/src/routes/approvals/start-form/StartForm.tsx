@@ -172,7 +172,7 @@ function StartDefinition({ definition }: { definition: Definition }) {
       <Col xs={24} lg={10}>
         <Card title={t('start.routePreview')}>
           {preview ? (
-            <RoutePreview tree={definition.node_tree} result={preview} />
+            <RoutePreview tree={definition.node_tree} schema={schema} result={preview} />
           ) : (
             <Typography.Text type="secondary">
               {canPreview ? t('start.previewHint') : t('start.previewNeedsPermission')}

@@ -298,7 +298,7 @@ function DesignerFor({ definition }: { definition: Definition }) {
                 >
                   {t('designer.runDry')}
                 </Button>
-                {dryRun && <RoutePreview tree={tree} result={dryRun} />}
+                {dryRun && <RoutePreview tree={tree} schema={schema} result={dryRun} />}
               </Space>
             ),
           },

@@ -1,26 +1,16 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Dropdown, Space, Tag, theme, Typography } from 'antd';
-import { createContext, useContext, useMemo } from 'react';
+import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Branch, FlowNode, FormSchema } from '../../../api/bpm';
-import { useDepartments, usePeople } from '../../../api/people';
-import { deptNames } from '../../../form/deptTree';
-import { conditionIds, conditionText, type ConditionNames } from './conditions';
+import { conditionText, type ConditionNames } from './conditions';
+import { conditionWords } from '../../../components/routeWords';
+import { useConditionNames } from './useConditionNames';
 import { resubmitSummary, timeoutSummary } from './timeout';
 import type { NewNodeType } from './treeEdit';
 
 /** Names of the people and departments the conditions compare with. */
 const NamesContext = createContext<ConditionNames | undefined>(undefined);
-
-function useConditionNames(tree: FlowNode, schema: FormSchema): ConditionNames {
-  const ids = useMemo(() => conditionIds(tree, schema), [tree, schema]);
-  const people = usePeople(ids.user);
-  const departments = useDepartments(ids.dept.length > 0);
-  return useMemo(() => {
-    const depts = deptNames(departments.data);
-    return { user: (id) => people.byId.get(id)?.name, dept: (id) => depts.get(id) };
-  }, [people.byId, departments.data]);
-}
 
 export interface FlowEditorProps {
   tree: FlowNode;
@@ -283,7 +273,7 @@ function BranchBlock({
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {b.default
                     ? t('designer.otherwise')
-                    : conditionText(b.condition, props.schema, names)}
+                    : conditionText(b.condition, props.schema, names, conditionWords(t))}
                 </Typography.Text>
                 <Problems list={armProblems} />
               </Card>

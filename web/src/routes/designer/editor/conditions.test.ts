@@ -157,10 +157,27 @@ describe('condition builder', () => {
       dept: (id: number) => ({ 2: 'Sales' })[id],
     };
     expect(conditionText(c, schema, names)).toBe(
-      'Amount gt ¥1000.50 OR (Manager in Bob, #8 AND Department eq Sales)',
+      'Amount gt ¥1,000.50 OR (Manager in Bob, #8 AND Department eq Sales)',
     );
     expect(conditionText({ field: 'kind', op: 'eq', value: 'a' }, schema)).toBe('Kind eq "a"');
     expect(conditionText({ field: 'manager', op: 'eq', value: 7 }, schema)).toBe('Manager eq #7');
+  });
+
+  it("reads operators and groups in the reader's words when given", () => {
+    const words = {
+      op: (op: string) => ({ gt: 'is over', eq: 'is' })[op] ?? op,
+      and: 'and',
+      or: 'or',
+    };
+    const c: Condition = {
+      all: [
+        { field: 'amount', op: 'gt', value: 12345678 },
+        { field: 'kind', op: 'eq', value: 'a' },
+      ],
+    };
+    expect(conditionText(c, schema, undefined, words)).toBe(
+      'Amount is over ¥123,456.78 and Kind is "a"',
+    );
   });
 
   it("collects the people and departments the tree's conditions name", () => {

@@ -129,27 +129,43 @@ export function conditionText(
   c: Condition | undefined,
   schema: FormSchema,
   names?: ConditionNames,
+  words: ConditionWords = SYMBOLS,
 ): string {
   if (!c) return '';
   // A nested group in parentheses, so "a OR (b AND c)" reads as it is evaluated.
   const part = (x: Condition) =>
-    'field' in x ? conditionText(x, schema, names) : `(${conditionText(x, schema, names)})`;
-  if ('all' in c) return c.all.map(part).join(' AND ');
-  if ('any' in c) return c.any.map(part).join(' OR ');
+    'field' in x
+      ? conditionText(x, schema, names, words)
+      : `(${conditionText(x, schema, names, words)})`;
+  if ('all' in c) return c.all.map(part).join(` ${words.and} `);
+  if ('any' in c) return c.any.map(part).join(` ${words.or} `);
   const field = schema.fields.find((f) => f.key === c.field);
-  const type = field?.type;
-  const show = (v: unknown) => {
-    if (type === 'amount' && typeof v === 'number') return `¥${formatCents(v)}`;
-    if (isIdField(type) && typeof v === 'number') return names?.[type](v) ?? `#${v}`;
-    return JSON.stringify(v);
-  };
-  const value =
-    c.value === undefined
-      ? ''
-      : Array.isArray(c.value)
-        ? c.value.map(show).join(', ')
-        : show(c.value);
-  return `${field?.label ?? c.field} ${c.op} ${value}`;
+  const value = c.value === undefined ? '' : ` ${valueText(c.value, field?.type, names)}`;
+  return `${field?.label ?? c.field} ${words.op(c.op)}${value}`;
+}
+
+/** How operators and groups read: symbols by default, the reader's language when given. */
+export interface ConditionWords {
+  op: (op: ConditionOp) => string;
+  and: string;
+  or: string;
+}
+const SYMBOLS: ConditionWords = { op: (op) => op, and: 'AND', or: 'OR' };
+
+/** An amount in cents as yuan with thousands separators: 100000 → "¥1,000.00". */
+export function yuanText(cents: number): string {
+  const [whole, fraction] = formatCents(Math.abs(cents)).split('.');
+  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${cents < 0 ? '-' : ''}¥${grouped}.${fraction}`;
+}
+
+/** A compared value in words: amounts in yuan, people and departments by name. */
+export function valueText(v: unknown, type: FieldType | undefined, names?: ConditionNames): string {
+  if (Array.isArray(v)) return v.map((x) => valueText(x, type, names)).join(', ');
+  if (type === 'amount' && typeof v === 'number') return yuanText(v);
+  if (isIdField(type) && typeof v === 'number') return names?.[type](v) ?? `#${v}`;
+  if (typeof v === 'string') return `"${v}"`;
+  return JSON.stringify(v);
 }
 
 /** The user and department ids the tree's branch conditions compare with, for their names. */
