@@ -288,6 +288,8 @@ const en = {
     label: 'The route of this request, step by step',
     end: 'End',
     redacted: 'Condition on a field hidden from you',
+    taken: 'Branch taken',
+    notTaken: 'Not taken',
   },
   node: {
     start: 'Start',

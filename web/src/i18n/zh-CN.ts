@@ -281,7 +281,13 @@ const zhCN: Dictionary = {
       topOfTree: '已到组织最高层',
     },
   },
-  diagram: { label: '本申请的审批路线', end: '结束', redacted: '条件涉及对您隐藏的字段' },
+  diagram: {
+    label: '本申请的审批路线',
+    end: '结束',
+    redacted: '条件涉及对您隐藏的字段',
+    taken: '已走此分支',
+    notTaken: '未走此分支',
+  },
   node: {
     start: '发起',
     approval: '审批',
