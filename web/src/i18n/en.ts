@@ -394,6 +394,9 @@ const en = {
     down: 'Move down',
     up: 'Move up',
     dryRunHint: 'Fill in a sample form: the server walks the route (nothing is written).',
+    dryRunStarter: 'Started by',
+    dryRunStarterHint:
+      'The route as this person would meet it (their department and leaders); empty: as you.',
     editBranch: 'Edit condition',
     editNode: 'Edit "{{name}}"',
     editableFields: 'Fields this step may edit',

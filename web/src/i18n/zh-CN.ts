@@ -391,6 +391,8 @@ const zhCN: Dictionary = {
     down: '下移',
     up: '上移',
     dryRunHint: '填写示例表单：服务器按规则走一遍路线（不写入任何数据）。',
+    dryRunStarter: '发起人',
+    dryRunStarterHint: '按此人发起时的路线（其部门与上级）；留空则按您本人。',
     editBranch: '编辑条件',
     editNode: '编辑“{{name}}”',
     editableFields: '此节点可编辑的字段',

@@ -14,6 +14,7 @@ import type {
 } from '../../../api/bpm';
 import { ApiError, messageOf } from '../../../api/errors';
 import { FormRenderer } from '../../../form/FormRenderer';
+import { PersonPicker } from '../../../form/PersonPicker';
 import { toSubmission } from '../../../form/rules';
 import { RoutePreview } from '../../../components/RoutePreview';
 import { ErrorState, LoadingState } from '../../../components/states';
@@ -88,6 +89,8 @@ function DesignerFor({ definition }: { definition: Definition }) {
   const [selected, setSelected] = useState<{ node?: FlowNode; branch?: Branch } | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const [dryRun, setDryRun] = useState<SimulateResult | null>(null);
+  /** Who the dry run starts the request as (none: the designer). */
+  const [starter, setStarter] = useState<number | undefined>();
   const [sample] = Form.useForm();
   const editable = definition.status === 'draft';
   const problems = useMemo(() => splitProblems(problem), [problem]);
@@ -152,7 +155,12 @@ function DesignerFor({ definition }: { definition: Definition }) {
       return data(
         api.POST('/api/v1/bpm/definitions/{id}/simulate', {
           params: { path: { id: definition.id } },
-          body: { form: toSubmission(schema, values) },
+          // The route as the chosen starter would meet it (their department, their leaders);
+          // without one, as the designer themself.
+          body: {
+            form: toSubmission(schema, values),
+            ...(starter ? { initiator_id: starter } : {}),
+          },
         }),
       ) as Promise<SimulateResult>;
     },
@@ -288,6 +296,20 @@ function DesignerFor({ definition }: { definition: Definition }) {
             children: (
               <Space orientation="vertical" style={{ width: '100%' }}>
                 <Typography.Text type="secondary">{t('designer.dryRunHint')}</Typography.Text>
+                <Form layout="vertical" style={{ maxWidth: 480 }} component="div">
+                  <Form.Item
+                    label={t('designer.dryRunStarter')}
+                    htmlFor="dry-run-starter"
+                    extra={t('designer.dryRunStarterHint')}
+                  >
+                    <PersonPicker
+                      id="dry-run-starter"
+                      value={starter}
+                      onChange={(v: number | undefined) => setStarter(v)}
+                      allowClear
+                    />
+                  </Form.Item>
+                </Form>
                 <Form form={sample} layout="vertical" style={{ maxWidth: 480 }}>
                   <FormRenderer schema={schema} />
                 </Form>
