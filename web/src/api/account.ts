@@ -1,3 +1,5 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Page } from './bpm';
 import { api, data } from './client';
 import type { Purpose } from '../auth/oauthState';
 
@@ -62,4 +64,67 @@ export function providerLabel(provider: string, sso: string): string {
   if (provider === 'google') return 'Google';
   if (provider === 'oidc') return sso;
   return provider;
+}
+
+/** One sign-in of the caller (their own history). */
+export interface LoginLog {
+  id: number;
+  login_type: string;
+  success: boolean;
+  reason: string | null;
+  ip: string;
+  location: string | null;
+  device: string | null;
+  os: string | null;
+  browser: string | null;
+  new_device: boolean;
+  created_at: string;
+}
+
+/** The caller's sign-in history, a page at a time. */
+export function useMyLoginLogs(page: { page: number; page_size: number }) {
+  return useQuery({
+    queryKey: ['login-logs', 'my', page],
+    queryFn: () =>
+      data(api.GET('/api/v1/login-logs/my', { params: { query: page } })) as Promise<
+        Page<LoginLog>
+      >,
+  });
+}
+
+/** One signed-in session of the caller. */
+export interface Session {
+  id: number;
+  current: boolean;
+  ip: string;
+  location: string | null;
+  device: string | null;
+  os: string | null;
+  browser: string | null;
+  created_at: string;
+  last_used_at: string;
+}
+
+export const sessionsKey = ['me', 'sessions'] as const;
+
+/** The caller's sessions. */
+export function useMySessions() {
+  return useQuery({
+    queryKey: sessionsKey,
+    queryFn: () => data(api.GET('/api/v1/me/sessions')) as Promise<Session[]>,
+  });
+}
+
+/** Ends another session of the caller (the current one ends by signing out). */
+export async function endSession(id: number): Promise<void> {
+  // A refusal throws (the client's middleware); the answer carries no data.
+  await api.DELETE('/api/v1/me/sessions/{id}', { params: { path: { id } } });
+}
+
+/** Changes the caller's password. */
+export async function changePassword(body: {
+  old_password: string;
+  new_password: string;
+}): Promise<void> {
+  await api.POST('/api/v1/me/password', { body });
 }

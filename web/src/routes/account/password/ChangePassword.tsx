@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api } from '../../../api/client';
+import { changePassword } from '../../../api/account';
 import { useAuth } from '../../../auth/AuthContext';
 import { NewPasswordFields } from '../../../form/NewPasswordFields';
 import { showServerErrors } from '../../../form/serverErrors';
@@ -24,9 +24,7 @@ export default function ChangePassword() {
   const [error, setError] = useState<string | null>(null);
   const change = useMutation({
     mutationFn: (v: PasswordForm) =>
-      api.POST('/api/v1/me/password', {
-        body: { old_password: v.old_password, new_password: v.new_password },
-      }),
+      changePassword({ old_password: v.old_password, new_password: v.new_password }),
     onSuccess: async () => {
       message.success(t('password.changed'));
       await queryClient.invalidateQueries({ queryKey: ['me'] });

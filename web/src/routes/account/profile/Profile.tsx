@@ -1,28 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { Card, Descriptions, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, data } from '../../../api/client';
-import type { Page } from '../../../api/bpm';
+import { useMyLoginLogs, type LoginLog } from '../../../api/account';
 import { useAuth } from '../../../auth/AuthContext';
 import { useDepartments } from '../../../api/people';
 import { ErrorState } from '../../../components/states';
 import { AccountSections } from './AccountSections';
 import { OutOfOfficeCard } from './OutOfOfficeCard';
-
-interface LoginLog {
-  id: number;
-  login_type: string;
-  success: boolean;
-  reason: string | null;
-  ip: string;
-  location: string | null;
-  device: string | null;
-  os: string | null;
-  browser: string | null;
-  new_device: boolean;
-  created_at: string;
-}
 
 function DeptName({ id }: { id: number }) {
   const { t } = useTranslation();
@@ -34,13 +18,7 @@ export default function Profile() {
   const { t } = useTranslation();
   const { me } = useAuth();
   const [page, setPage] = useState({ page: 1, page_size: 10 });
-  const logs = useQuery({
-    queryKey: ['login-logs', 'my', page],
-    queryFn: () =>
-      data(api.GET('/api/v1/login-logs/my', { params: { query: page } })) as Promise<
-        Page<LoginLog>
-      >,
-  });
+  const logs = useMyLoginLogs(page);
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size="middle">
       <Card title={t('profile.title')}>

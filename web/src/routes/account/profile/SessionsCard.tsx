@@ -1,23 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Popconfirm, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api, data } from '../../../api/client';
+import { endSession, sessionsKey, useMySessions, type Session } from '../../../api/account';
 import { messageOf } from '../../../api/errors';
 import { useAuth } from '../../../auth/AuthContext';
 import { EmptyState, ErrorState } from '../../../components/states';
-
-interface Session {
-  id: number;
-  current: boolean;
-  ip: string;
-  location: string | null;
-  device: string | null;
-  os: string | null;
-  browser: string | null;
-  created_at: string;
-  last_used_at: string;
-}
 
 /**
  * The caller's signed-in sessions, each with a sign-out (confirmed first). Ending the current one
@@ -29,20 +17,17 @@ export function SessionsCard() {
   const { signOut } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const sessions = useQuery({
-    queryKey: ['me', 'sessions'],
-    queryFn: () => data(api.GET('/api/v1/me/sessions')) as Promise<Session[]>,
-  });
+  const sessions = useMySessions();
   const end = useMutation({
     mutationFn: async (session: Session) => {
       if (session.current) await signOut();
-      else await api.DELETE('/api/v1/me/sessions/{id}', { params: { path: { id: session.id } } });
+      else await endSession(session.id);
       return session;
     },
     onSuccess: async (session) => {
       message.success(t('account.sessions.ended'));
       if (session.current) await navigate('/login', { replace: true });
-      else await queryClient.invalidateQueries({ queryKey: ['me', 'sessions'] });
+      else await queryClient.invalidateQueries({ queryKey: sessionsKey });
     },
     onError: (err) => message.error(messageOf(err)),
   });
