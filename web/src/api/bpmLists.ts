@@ -133,3 +133,26 @@ export function useBpmStats(enabled: boolean) {
     enabled,
   });
 }
+
+/** Every version of a flow (same key), for the designer's versions tab. */
+export function useDefinitionVersions(key: string) {
+  return useQuery({
+    queryKey: ['bpm', 'definitions', 'versions', key],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/definitions', { params: { query: { key, page_size: 100 } } }),
+      ) as Promise<Page<Definition>>,
+  });
+}
+
+/** Roles to pick from (the designer's role rules); asked only when the caller may list roles. */
+export function useRoleChoices(enabled: boolean) {
+  return useQuery({
+    queryKey: ['roles', 'picker'],
+    queryFn: () =>
+      data(api.GET('/api/v1/roles', { params: { query: { page_size: 100 } } })) as Promise<
+        Page<{ id: number; name: string; code: string }>
+      >,
+    enabled,
+  });
+}

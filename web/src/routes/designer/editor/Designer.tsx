@@ -1,23 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, data } from '../../../api/client';
-import type {
-  Branch,
-  Definition,
-  FlowNode,
-  FormSchema,
-  Page,
-  SimulateResult,
-} from '../../../api/bpm';
+import type { Branch, Definition, FlowNode, FormSchema, SimulateResult } from '../../../api/bpm';
 import { ApiError, messageOf } from '../../../api/errors';
 import { FormRenderer } from '../../../form/FormRenderer';
 import { PersonPicker } from '../../../form/PersonPicker';
 import { toSubmission } from '../../../form/rules';
 import { RoutePreview } from '../../../components/RoutePreview';
-import { ErrorState, LoadingState } from '../../../components/states';
+import { ErrorState, LoadingState, MissingRecord } from '../../../components/states';
+import { recordId, useDefinition } from '../../../api/bpm';
+import { useDefinitionVersions } from '../../../api/bpmLists';
 import { FlowEditor } from './FlowEditor';
 import { FormDesigner } from './FormDesigner';
 import { NodeDrawer } from './NodeDrawer';
@@ -52,18 +47,24 @@ function splitProblems(error: unknown) {
   return { nodes, fields, other };
 }
 
+/** `/designer/:id`: one flow's editor; an id that cannot be one never reaches the API. */
 export default function Designer() {
-  const id = Number(useParams().id);
-  const definition = useQuery({
-    queryKey: ['bpm', 'definition', id],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/definitions/{id}', { params: { path: { id } } }),
-      ) as Promise<Definition>,
-  });
+  const id = recordId(useParams().id);
+  if (id === null) return <MissingRecord backTo="/designer" />;
+  return <DesignerOf id={id} />;
+}
+
+function DesignerOf({ id }: { id: number }) {
+  const definition = useDefinition(id);
   if (definition.isPending) return <LoadingState />;
   if (definition.isError)
-    return <ErrorState error={definition.error} onRetry={() => void definition.refetch()} />;
+    return (
+      <ErrorState
+        error={definition.error}
+        onRetry={() => void definition.refetch()}
+        backTo="/designer"
+      />
+    );
   return (
     <DesignerFor
       key={`${definition.data.id}-${definition.data.updated_at}`}
@@ -170,15 +171,7 @@ function DesignerFor({ definition }: { definition: Definition }) {
       setProblem(e);
     },
   });
-  const versions = useQuery({
-    queryKey: ['bpm', 'definitions', 'versions', definition.key],
-    queryFn: () =>
-      data(
-        api.GET('/api/v1/bpm/definitions', {
-          params: { query: { key: definition.key, page_size: 100 } },
-        }),
-      ) as Promise<Page<Definition>>,
-  });
+  const versions = useDefinitionVersions(definition.key);
 
   const banner = problem ? (
     <Alert

@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, data } from '../../../api/client';
-import type { Page } from '../../../api/bpm';
+import { useRoleChoices } from '../../../api/bpmLists';
 import { useAuth } from '../../../auth/AuthContext';
 
 /** Role ids from the role list when the caller may read it, else typed. */
@@ -15,14 +13,7 @@ export function RolePicker(props: {
 }) {
   const { t } = useTranslation();
   const { can } = useAuth();
-  const roles = useQuery({
-    queryKey: ['roles', 'picker'],
-    queryFn: () =>
-      data(api.GET('/api/v1/roles', { params: { query: { page_size: 100 } } })) as Promise<
-        Page<{ id: number; name: string; code: string }>
-      >,
-    enabled: can('system:role:list'),
-  });
+  const roles = useRoleChoices(can('system:role:list'));
   return (
     <Select<number[]>
       {...props}
