@@ -57,7 +57,9 @@ export async function startGateway(
   try {
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
     const listener = metrics
-      ? await startMetricsListener(metrics.registry, settings.metrics.port)
+      ? await startMetricsListener(metrics.registry, settings.metrics.port, (message) =>
+          logger.warn(message),
+        )
       : undefined;
     if (listener) closers.push(listener.close);
     return {

@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './vite.precompress';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     // The console validates forms with the engine's own pure rules (same cases as the server).
     alias: { '@engine': fileURLToPath(new URL('../src/services/bpm/engine', import.meta.url)) },

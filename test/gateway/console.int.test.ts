@@ -1,4 +1,6 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { GATEWAY_ROUTES } from '../../src/start.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +36,26 @@ function expectPagePolicy(headers: Headers, path: string) {
 }
 
 const INDEX = '<!doctype html><title>console</title><div id="root"></div>';
+/** Big enough that compressing it pays (the static server skips tiny files). */
+const SCRIPT = `console.log(${JSON.stringify('approva '.repeat(400))});`;
+
+/** A raw GET: the bytes as sent, no decoding (fetch would undo Content-Encoding). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 describe('the console served by the gateway', () => {
   let platform: TestPlatform;
@@ -44,6 +66,9 @@ describe('the console served by the gateway', () => {
     await mkdir(join(dir, 'assets'));
     await writeFile(join(dir, 'index.html'), INDEX);
     await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    await writeFile(join(dir, 'assets', 'app-def456.js'), SCRIPT);
+    await writeFile(join(dir, 'assets', 'app-def456.js.br'), brotliCompressSync(SCRIPT));
+    await writeFile(join(dir, 'assets', 'app-def456.js.gz'), gzipSync(SCRIPT));
     platform = await startTestPlatform({ CONSOLE_DIR: dir });
   });
 
@@ -60,6 +85,51 @@ describe('the console served by the gateway', () => {
       expect(res.text, path).toBe(INDEX);
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
     }
+  });
+
+  it('answers /password with the page on a reload or a direct link, the API under it unchanged', async () => {
+    for (const path of ['/password', '/password?from=login', '/password/']) {
+      const res = await platform.call('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(res.text, path).toBe(INDEX);
+      expectPagePolicy(res.headers, path);
+    }
+    // The API aliases under the same prefix still reach the auth service.
+    const forgot = await platform.call('POST', '/password/forgot', {
+      body: { username_or_email: `nobody-${Date.now()}@example.test` },
+    });
+    expect(forgot.status).toBe(200);
+    expect(forgot.body).toMatchObject({ code: 200 });
+    const wrongMethod = await platform.call('GET', '/password/forgot');
+    expect(wrongMethod.text).not.toMatch(/<html|<!doctype/i);
+  });
+
+  it('answers robots.txt as text that keeps crawlers out, never the console page', async () => {
+    const res = await platform.call('GET', '/robots.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(res.text).toBe('User-agent: *\nDisallow: /\n');
+  });
+
+  it('serves the precompressed brotli or gzip file by Accept-Encoding, long-cached', async () => {
+    const url = `${platform.url}/assets/app-def456.js`;
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.body.equals(brotliCompressSync(SCRIPT))).toBe(true);
+
+    const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.body.equals(gzipSync(SCRIPT))).toBe(true);
+    expect(gz.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(SCRIPT);
   });
 
   it('serves every page with a CSP, nosniff and no Referer, and no HSTS over plain HTTP', async () => {

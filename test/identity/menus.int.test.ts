@@ -22,18 +22,19 @@ describe('GET /api/v1/menus/my', () => {
     const res = await platform.call('GET', '/api/v1/menus/my', { token: user.token });
     expect(res.status).toBe(200);
     const mine = paths(res.body.data);
-    expect(mine).toEqual(expect.arrayContaining(['/todo', '/done', '/my', '/cc', '/start']));
+    expect(mine).toEqual(expect.arrayContaining(['/', '/todo', '/done', '/my', '/cc', '/start']));
+    expect(mine[0]).toBe('/');
     expect(mine).not.toContain('/designer');
-    expect(mine).not.toContain('nav.system');
-    expect(mine).not.toContain('/system/users');
+    expect(mine).not.toContain('menu.identity');
+    expect(mine).not.toContain('/admin/users');
   });
 
   it('adds what the user\u2019s codes open, under their directory, with the buttons they may use', async () => {
     const user = await createUserWith(platform, ['system:user:list', 'system:user:create']);
     const tree = (await platform.call('GET', '/api/v1/menus/my', { token: user.token })).body.data;
-    const system = tree.find((n: any) => n.name === 'nav.system');
-    expect(system.children.map((n: any) => n.path)).toEqual(['/system/users']);
-    expect(system.children[0].children.map((n: any) => n.name)).toEqual(['menu.userCreate']);
+    const identity = tree.find((n: any) => n.name === 'menu.identity');
+    expect(identity.children.map((n: any) => n.path)).toEqual(['/admin/users']);
+    expect(identity.children[0].children.map((n: any) => n.name)).toEqual(['menu.userCreate']);
   });
 
   it('follows a change of the tree: a hidden entry disappears, a new one appears', async () => {
@@ -66,6 +67,49 @@ describe('GET /api/v1/menus/my', () => {
   });
 });
 
+describe("the console's seeded menu tree", () => {
+  it("lists the console's pages under their directories for a platform administrator", async () => {
+    const tree = (await platform.call('GET', '/api/v1/menus/my', { token: admin })).body.data;
+    const under = (name: string) =>
+      tree.find((n: any) => n.name === name).children.map((n: any) => n.path);
+    expect(under('menu.identity')).toEqual([
+      '/admin/users',
+      '/admin/roles',
+      '/admin/departments',
+      '/admin/posts',
+      '/admin/tenants',
+      '/admin/menus',
+    ]);
+    expect(under('menu.approvals')).toEqual(['/approvals/instances', '/approvals/analytics']);
+    expect(under('menu.audit')).toEqual(['/audit/operations', '/audit/logins', '/audit/business']);
+    expect(under('menu.system')).toEqual([
+      '/system/settings',
+      '/system/dicts',
+      '/system/notices',
+      '/system/error-texts',
+      '/system/templates',
+      '/system/files',
+      '/system/oauth-clients',
+      '/system/codegen',
+    ]);
+    expect(paths(tree)).toContain('/monitor');
+    // No entry still points at a path the console no longer has.
+    expect(
+      paths(tree).filter((p: string) => /^\/(logs|system\/(users|roles|menus))/.test(p)),
+    ).toEqual([]);
+  });
+
+  it('gives an auditor the audit page their code opens, and no other page of the directory', async () => {
+    const auditor = await createUserWith(platform, ['system:log:login']);
+    const tree = (await platform.call('GET', '/api/v1/menus/my', { token: auditor.token })).body
+      .data;
+    const audit = tree.find((n: any) => n.name === 'menu.audit');
+    expect(audit.children.map((n: any) => n.path)).toEqual(['/audit/logins']);
+    expect(paths(tree)).not.toContain('/monitor');
+    expect(paths(tree)).not.toContain('/system/settings');
+  });
+});
+
 describe('menu administration', () => {
   it('is for platform administrators holding the code (403 otherwise)', async () => {
     const holder = await createUserWith(platform, ['system:menu:list', 'system:menu:create']);
@@ -73,7 +117,7 @@ describe('menu administration', () => {
     expect([list.status, list.body.code]).toEqual([403, 40300]);
     const tree = await platform.call('GET', '/api/v1/menus', { token: admin });
     expect(tree.status).toBe(200);
-    expect(paths(tree.body.data)).toContain('/system/menus');
+    expect(paths(tree.body.data)).toContain('/admin/menus');
   });
 
   it('refuses bad input: unknown parent, a cycle, an external link, deleting a parent', async () => {

@@ -44,7 +44,7 @@ async function tenantOn(packageId: number | null) {
 describe('tenant packages', () => {
   it('narrow the menus of a tenant\u2019s users to the entries the package lists', async () => {
     const todo = await menuIdOf('/todo');
-    const users = await menuIdOf('/system/users');
+    const users = await menuIdOf('/admin/users');
     const created = await call('POST', '/api/v1/packages', {
       name: uniq('basic'),
       menu_ids: [todo, users],
@@ -57,12 +57,12 @@ describe('tenant packages', () => {
     // The tenant's admin holds `*`, yet sees only what the package lists (and its directory).
     const mine = flatten((await call('GET', '/api/v1/menus/my', undefined, token)).body.data);
     expect(mine.map((n) => n.path ?? n.name).sort()).toEqual(
-      ['/system/users', '/todo', 'nav.system'].sort(),
+      ['/admin/users', '/todo', 'menu.identity'].sort(),
     );
     // Without a package, the same codes open every page.
     const { token: free } = await tenantOn(null);
     const all = flatten((await call('GET', '/api/v1/menus/my', undefined, free)).body.data);
-    expect(all.map((n) => n.path)).toContain('/system/roles');
+    expect(all.map((n) => n.path)).toContain('/admin/roles');
     // A package tenants are on cannot be deleted.
     const busy = await call('DELETE', `/api/v1/packages/${created.body.data.id}`);
     expect([busy.status, busy.body.code]).toEqual([409, 40900]);

@@ -101,8 +101,27 @@ test('an admin designs a two-step flow with a form and a branch, sees the publis
   // Dry run: the branch decision and why.
   await page.getByRole('tab', { name: 'Dry run' }).click();
   await page.getByLabel('Amount').fill('1500');
+  // The dry run starts the request as the person picked, not as the designer.
+  await pickPerson(page, page.getByRole('combobox', { name: 'Started by' }), alice);
+  let sent: unknown = null;
+  await page.route('**/simulate', async (route) => {
+    sent = route.request().postDataJSON();
+    await route.continue();
+  });
   await page.getByTestId('designer-dry-run').click();
+  await expect.poll(() => sent).toMatchObject({ initiator_id: alice.id });
   await expect(page.getByTestId('route-preview')).toContainText('Over 1000');
+  // In words, with amounts in yuan: never the raw condition or the amount in cents.
+  await expect(page.getByTestId('route-preview')).toContainText(
+    'Amount ¥1,500.00 is over ¥1,000.00',
+  );
+  await expect(page.getByTestId('route-preview')).not.toContainText('"op"');
+  await expect(page.getByTestId('route-preview')).not.toContainText('150000');
+  // The designer's branch card reads the operator in words too.
+  await page.getByRole('tab', { name: 'Flow' }).click();
+  await expect(page.locator('[data-testid^="designer-branch-"]').first()).toContainText(
+    'Amount > ¥1,000.00',
+  );
   await page.context().close();
 });
 

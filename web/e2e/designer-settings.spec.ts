@@ -89,7 +89,7 @@ test('starters, allowInitiator and nested conditions are edited, stored and appl
   await page.getByTestId('drawer-apply').click();
   await expect(drawer).toHaveCount(0);
   await expect(page.getByTestId('designer-branch-big')).toContainText(
-    'Amount gt ¥1000.00 OR (Days gte 3 AND Days lte 10)',
+    'Amount > ¥1,000.00 or (Days ≥ 3 and Days ≤ 10)',
   );
 
   // The step may be approved by the initiator herself.

@@ -81,11 +81,29 @@ test('on a phone: todo, detail and the approve form fit the screen', async ({
 
   const link = page.getByRole('link').filter({ hasText: flow.name }).first();
   await reachable(page, link);
-  // The menu button (the side menu is folded away on a phone) covers nothing of the page.
-  const menuButton = (await page.locator('.ant-layout-sider-zero-width-trigger').boundingBox())!;
+  // The menu button sits in the header, and no header control covers the page.
   const main = (await page.locator('main').boundingBox())!;
-  expect(menuButton.y + menuButton.height).toBeLessThanOrEqual(main.y);
+  for (const control of [
+    page.getByTestId('nav-drawer-button'),
+    page.getByTestId('language-switch'),
+    page.getByTestId('user-menu'),
+  ]) {
+    await reachable(page, control);
+    const box = (await control.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(main.y);
+  }
+  // The page takes the whole width: the menu is a drawer, not a column beside it.
+  expect(main.width).toBeGreaterThanOrEqual(390 - 2 * 8 - 1);
   await fitsTheScreen(page);
+  // The drawer opens over the page, lists the pages and closes on the way to one.
+  await page.getByTestId('nav-drawer-button').click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByRole('menuitem', { name: 'Done' })).toBeVisible();
+  await drawer.getByRole('menuitem', { name: 'Done' }).click();
+  await expect(page).toHaveURL(/\/done$/);
+  await expect(drawer).toBeHidden();
+  await page.goto('/todo');
+  await reachable(page, link);
   await link.click();
 
   await expect(page.getByTestId('timeline')).toBeVisible();

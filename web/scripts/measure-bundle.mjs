@@ -18,7 +18,7 @@ function collect(key) {
   for (const dep of chunk.imports ?? []) collect(dep);
 }
 collect('index.html');
-collect('src/pages/Login.tsx');
+collect('src/routes/auth/login/Login.tsx');
 
 let total = 0;
 for (const key of seen) {

@@ -11,13 +11,39 @@ export async function listen(app: HttpApp, host: string, port: number): Promise<
   return `http://${shownHost}:${address.port}`;
 }
 
-/** The gateway's metrics on an internal listener, 127.0.0.1:METRICS_PORT: never routed to clients. */
-export async function startMetricsListener(registry: Registry, port: number) {
+/**
+ * The gateway's metrics on an internal listener, 127.0.0.1:METRICS_PORT: never routed to clients.
+ * Metrics are an operator's aid, not the platform's work: when the port is taken (another copy
+ * running), `warn` is told in words naming METRICS_PORT and the platform runs without the
+ * listener (answers undefined). Any other failure names METRICS_PORT and stops the start.
+ */
+export async function startMetricsListener(
+  registry: Registry,
+  port: number,
+  warn: (message: string) => void,
+): Promise<{ url: string; close: () => Promise<void> } | undefined> {
   const server = Fastify();
   server.get('/metrics', async (_request, reply) => {
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  const url = await listen(server as unknown as HttpApp, '127.0.0.1', port);
-  return { url, close: () => server.close() };
+  try {
+    const url = await listen(server as unknown as HttpApp, '127.0.0.1', port);
+    return { url, close: () => server.close() };
+  } catch (err) {
+    await server.close().catch(() => undefined);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      warn(
+        `METRICS_PORT ${port} on 127.0.0.1 is already in use (is another copy running?): ` +
+          'the platform runs without its metrics listener; set METRICS_PORT to a free port, ' +
+          'or METRICS_ENABLED=false',
+      );
+      return undefined;
+    }
+    throw new Error(
+      `the metrics listener could not listen on 127.0.0.1:${port} (METRICS_PORT): ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
 }

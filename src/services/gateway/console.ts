@@ -15,6 +15,19 @@ const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../web/dist', import.me
  */
 const API_PATH = /^\/(api|oauth2|password|uploads|metrics|\.well-known)(\/|$|\?)/;
 
+/**
+ * Console routes whose path is also an API alias's prefix: `/password` is the first-sign-in
+ * password page, while `/password/forgot` and `/password/reset` are the API's. A page request
+ * for the bare path (GET or HEAD) gets index.html before the API's proxy can answer it 404.
+ */
+const PAGES_UNDER_API_PREFIX = /^\/password\/?(\?.*)?$/;
+
+/**
+ * What crawlers may index: nothing. The console is a signed-in application; its sign-in page
+ * and API are no search result. Answered as text, never the console's HTML.
+ */
+const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
+
 export interface ConsoleOptions {
   /** The console's build output; empty: `web/dist` of this installation. */
   consoleDir: string;
@@ -54,6 +67,9 @@ export async function registerConsole(
       // One route per built file, so the catch-all below only sees what is not a file.
       wildcard: false,
       index: false,
+      // The build writes a .br and a .gz beside each asset: sent by Accept-Encoding (with
+      // Vary), the original otherwise. Nothing is compressed per request.
+      preCompressed: true,
       setHeaders: (res, path) => {
         res.header('content-security-policy', PAGE_CSP);
         // Vite puts a content hash in every asset name: they never change, index.html does.
@@ -65,6 +81,30 @@ export async function registerConsole(
     });
   }
 
+  app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'public, max-age=86400')
+      .send(ROBOTS_TXT),
+  );
+
+  const indexHtml = (reply: FastifyReply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', PAGE_CSP)
+      .sendFile('index.html');
+
+  if (built) {
+    // Runs before routing, so before the proxy that owns the API alias's prefix.
+    app.addHook('onRequest', async (request, reply) => {
+      const method = request.method;
+      if ((method === 'GET' || method === 'HEAD') && PAGES_UNDER_API_PREFIX.test(request.url)) {
+        return indexHtml(reply);
+      }
+      return undefined;
+    });
+  }
+
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     if (API_PATH.test(request.url)) {
       throw new AppError(
@@ -73,10 +113,7 @@ export async function registerConsole(
       );
     }
     if (!built) throw new AppError(ERROR_CODES.NOT_FOUND, 'the console is not built');
-    return reply
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', PAGE_CSP)
-      .sendFile('index.html');
+    return indexHtml(reply);
   };
   app.get('/', { schema: { hide: true } }, page);
   app.get('/*', { schema: { hide: true } }, page);

@@ -2,6 +2,7 @@
  * BPM calls the pages share, and the record shapes they read. The generated client types the
  * paths; shapes the OpenAPI document leaves open (the diagram, node trees) are declared here.
  */
+import { useQuery } from '@tanstack/react-query';
 import { api, data } from './client';
 import type { paths } from './schema';
 
@@ -214,4 +215,93 @@ export function fetchCcUnread(): Promise<number> {
   return data(
     api.GET('/api/v1/bpm/cc/my', { params: { query: { unread: 'true', page_size: 1 } } }),
   ).then((page) => (page as Page<unknown>).total);
+}
+
+/** A detail page's id from the URL: a positive integer, or null (never NaN sent to the API). */
+export function recordId(param: string | undefined): number | null {
+  if (!param || !/^[1-9]\d{0,15}$/.test(param)) return null;
+  return Number(param);
+}
+
+/** One instance's detail (`GET /bpm/instances/:id`), for its page. */
+export function useInstance(id: number) {
+  return useQuery({
+    queryKey: ['bpm', 'instance', id],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/instances/{id}', { params: { path: { id } } }),
+      ) as Promise<InstanceDetail>,
+  });
+}
+
+/** A task with its instance and the caller's actions (`GET /bpm/tasks/:id`). */
+export type TaskDetail = Task & { instance: InstanceDetail; actions: ActionName[] };
+
+/** One task's detail, for the task page. */
+export function useTask(id: number) {
+  return useQuery({
+    queryKey: ['bpm', 'task', id],
+    queryFn: () =>
+      data(api.GET('/api/v1/bpm/tasks/{id}', { params: { path: { id } } })) as Promise<TaskDetail>,
+  });
+}
+
+/** A definition by id; `enabled` false while the caller may not read it. */
+export function useDefinition(id: number | undefined, enabled = true) {
+  return useQuery({
+    queryKey: ['bpm', 'definition', id],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/definitions/{id}', { params: { path: { id: id! } } }),
+      ) as Promise<Definition>,
+    enabled: enabled && id !== undefined,
+  });
+}
+
+/** The definitions the caller may start (the start page, and form schemas for detail pages). */
+export function useStartable() {
+  return useQuery({
+    queryKey: ['bpm', 'startable'],
+    queryFn: async () =>
+      asList(
+        (await data(
+          api.GET('/api/v1/bpm/startable', { params: { query: { page_size: 100 } } as never }),
+        )) as Definition[] | Page<Definition>,
+      ),
+  });
+}
+
+/** An instance's route with each node's state (the diagram). */
+export function useInstanceDiagram(id: number) {
+  return useQuery({
+    queryKey: ['bpm', 'diagram', id],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/instances/{id}/diagram', { params: { path: { id } } }),
+      ) as Promise<Diagram>,
+  });
+}
+
+/** An instance's history, oldest first (a bare list before issue 10, a page after). */
+export function useInstanceTimeline(id: number) {
+  return useQuery({
+    queryKey: ['bpm', 'timeline', id],
+    queryFn: async () => {
+      const d = (await data(
+        api.GET('/api/v1/bpm/instances/{id}/timeline', { params: { path: { id } } }),
+      )) as TimelineEntry[] | { list: TimelineEntry[] };
+      return Array.isArray(d) ? d : d.list;
+    },
+  });
+}
+
+/** Why the caller holds a task (`GET /bpm/tasks/:id/explain`). */
+export function useTaskExplain(taskId: number) {
+  return useQuery({
+    queryKey: ['bpm', 'explain', taskId],
+    queryFn: () =>
+      data(
+        api.GET('/api/v1/bpm/tasks/{id}/explain', { params: { path: { id: taskId } } }),
+      ) as Promise<Record<string, unknown>>,
+  });
 }

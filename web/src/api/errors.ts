@@ -1,3 +1,5 @@
+import i18n from '../i18n';
+
 /** One entry of `data.fields` in a validation error (docs/api.md). */
 export interface FieldProblem {
   field: string;
@@ -22,9 +24,18 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns any failure into the text a person should read. */
+/**
+ * Turns any failure into the text a person should read: an API error as its code's text in the
+ * reader's language (the server's own message is lowercase English, for logs and scripts), a
+ * code the console does not know as the server's message.
+ */
 export function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError) {
+    const key = `errorCode.${error.code}`;
+    return i18n.exists(key) ? i18n.t(key) : error.message;
+  }
+  if (error instanceof TypeError && /fetch|network/i.test(error.message))
+    return i18n.t('errorCode.network');
   if (error instanceof Error) return error.message;
   return String(error);
 }

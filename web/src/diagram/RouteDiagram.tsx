@@ -85,7 +85,10 @@ function DiagramNode({ data }: NodeProps<Node<DiagramNodeData>>) {
       {state && (
         // The state in words and an icon, never by colour alone.
         <div style={{ color: color[state] }}>
-          {STATE_ICON[state]} {t(`nodeState.${state}`)}
+          {STATE_ICON[state]}{' '}
+          {data.kind === 'branch-arm' && (state === 'done' || state === 'skipped')
+            ? t(state === 'done' ? 'diagram.taken' : 'diagram.notTaken')
+            : t(`nodeState.${state}`)}
         </div>
       )}
       {data.people.length > 0 && (

@@ -26,6 +26,28 @@ export interface GraphEdge {
   target: string;
 }
 
+const ENTERED: ReadonlySet<NodeState | undefined> = new Set(['done', 'active', 'suspended']);
+
+/**
+ * Whether a branch arm was taken, from the states the server gives the nodes (`done` taken,
+ * `skipped` not): an arm whose first node was entered was taken; once the branch node is left
+ * with no arm's chain entered, the empty arm was the one taken. Undecided: no state.
+ */
+export function armState(
+  branchNode: FlowNode & { type: 'branch' },
+  arm: Branch,
+): NodeState | undefined {
+  if (arm.child) {
+    if (ENTERED.has(arm.child.state)) return 'done';
+    return arm.child.state === 'skipped' ? 'skipped' : undefined;
+  }
+  if (branchNode.state !== 'done') return undefined;
+  const anotherEntered = branchNode.branches.some(
+    (b) => b !== arm && b.child && ENTERED.has(b.child.state),
+  );
+  return anotherEntered ? 'skipped' : 'done';
+}
+
 /**
  * The node tree as a graph: a branch node fans out to one arm per branch; every arm's chain
  * joins again at the branch node's next node (or the end).
@@ -53,7 +75,13 @@ export function treeToGraph(tree: FlowNode): { nodes: GraphNode[]; edges: GraphE
         const joined: string[] = [];
         for (const b of current.branches) {
           const armId = `${current.id}/${b.id}`;
-          nodes.push({ id: armId, kind: 'branch-arm', name: b.name, state: b.state, branch: b });
+          nodes.push({
+            id: armId,
+            kind: 'branch-arm',
+            name: b.name,
+            state: b.state ?? armState(current, b),
+            branch: b,
+          });
           edge(current.id, armId);
           joined.push(...chain(b.child, [armId]));
         }

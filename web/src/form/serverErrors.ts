@@ -3,7 +3,8 @@ import { ApiError, messageOf } from '../api/errors';
 
 /**
  * Puts each `data.fields` entry of a failed call on the form field it names (`form.amount`
- * and `amount` both land on `amount`), and answers the text to show for the rest.
+ * and `amount` both land on `amount`), and answers the text to show for the rest: null when
+ * every problem is on its field (a banner saying "some fields need attention" would repeat them).
  */
 export function showServerErrors(
   form: FormInstance,
@@ -27,6 +28,6 @@ export function showServerErrors(
     } else rest.push(problem.message);
   }
   form.setFields([...byField.values()].map(({ name, errors }) => ({ name, errors })));
-  if (byField.size > 0 && rest.length === 0) return error.message;
-  return [error.message, ...rest].join(' ');
+  if (rest.length === 0) return null;
+  return [messageOf(error), ...rest].join(' ');
 }

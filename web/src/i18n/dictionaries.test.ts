@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from './en';
+import shellEn from './shell.en';
+import shellZhCN from './shell.zh-CN';
 import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
 
@@ -14,6 +16,9 @@ describe('dictionaries', () => {
     ['admin', admin.en, admin['zh-CN']],
   ])('%s: the same keys in English and Simplified Chinese, none empty', (_ns, en, zhCN) => {
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
+    expect(keys(shellZhCN).sort()).toEqual(keys(shellEn).sort());
+    // The frame's sections never shadow a page section of the same name.
+    for (const section of Object.keys(shellEn)) expect(Object.keys(en)).not.toContain(section);
     for (const k of keys(zhCN)) {
       const value = k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], zhCN);
       expect(value, k).not.toBe('');

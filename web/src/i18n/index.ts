@@ -1,6 +1,8 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en';
+import shellEn from './shell.en';
+import shellZhCN from './shell.zh-CN';
 import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
 
@@ -15,7 +17,10 @@ function initialLanguage(): Language {
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
+  resources: {
+    en: { translation: { ...en, ...shellEn } },
+    'zh-CN': { translation: { ...zhCN, ...shellZhCN } },
+  },
   lng: initialLanguage(),
   fallbackLng: 'en',
   interpolation: { escapeValue: false },

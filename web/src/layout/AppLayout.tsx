@@ -1,47 +1,68 @@
-import {
-  AuditOutlined,
-  CheckSquareOutlined,
-  FileDoneOutlined,
-  FormOutlined,
-  MailOutlined,
-  MoonOutlined,
-  PartitionOutlined,
-  PlusCircleOutlined,
-  SunOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import { FormOutlined, MenuOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Dropdown, Grid, Layout, Menu, Select, Space, theme } from 'antd';
+import { Button, Drawer, Grid, Layout, Space, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { bpmKeys, fetchCcUnread, fetchTodoCount } from '../api/bpm';
+import { useMyMenus } from '../api/menus';
+import { mayUse } from '../auth/access';
 import { useAuth } from '../auth/AuthContext';
-import { LANGUAGES, setLanguage, type Language } from '../i18n';
-import { setThemeMode, useThemeMode } from '../theme';
+import Forbidden from '../routes/errors/Forbidden';
+import { HeaderControls } from './HeaderControls';
+import { NavMenu } from './NavMenu';
 
 const POLL_MS = 30_000;
 
+/** The product's name at the top of the navigation. */
+function Brand({ collapsed }: { collapsed: boolean }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  return (
+    <div
+      style={{
+        height: 48,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        fontWeight: 600,
+        color: token.colorPrimary,
+      }}
+    >
+      <FormOutlined style={{ marginRight: collapsed ? 0 : 8 }} />
+      {!collapsed && t('app.name')}
+    </div>
+  );
+}
+
+/**
+ * The signed-in frame: navigation (a side menu, on a phone a drawer opened from the header),
+ * the header's controls, and the page, or the 403 page when the caller may not use it. While a
+ * password change is required every other call answers 403, so nothing is asked or polled.
+ */
 export default function AppLayout() {
-  const { t, i18n } = useTranslation();
-  const { me, can, signOut } = useAuth();
-  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const { me } = useAuth();
   const location = useLocation();
-  const mode = useThemeMode();
   const screens = Grid.useBreakpoint();
   const [collapsed, setCollapsed] = useState(false);
+  const [drawer, setDrawer] = useState(false);
   const { token } = theme.useToken();
+  const active = !!me && !me.must_change_password;
 
   const todo = useQuery({
     queryKey: bpmKeys.todoCount,
     queryFn: fetchTodoCount,
     refetchInterval: POLL_MS,
+    enabled: active,
   });
   const cc = useQuery({
     queryKey: bpmKeys.ccUnread,
     queryFn: fetchCcUnread,
     refetchInterval: POLL_MS,
+    enabled: active,
   });
+  const menus = useMyMenus(active);
 
   // The count of todos in the browser tab, so a waiting approval shows from another tab.
   useEffect(() => {
@@ -49,123 +70,83 @@ export default function AppLayout() {
     document.title = n > 0 ? `(${n}) ${t('app.name')}` : t('app.name');
   }, [todo.data, t]);
 
-  const items = [
-    {
-      key: '/todo',
-      icon: <CheckSquareOutlined />,
-      label: (
-        <Badge count={todo.data ?? 0} offset={[12, 0]} size="small">
-          {t('nav.todo')}
-        </Badge>
-      ),
-    },
-    { key: '/done', icon: <FileDoneOutlined />, label: t('nav.done') },
-    { key: '/my', icon: <AuditOutlined />, label: t('nav.my') },
-    {
-      key: '/cc',
-      icon: <MailOutlined />,
-      label: (
-        <Badge count={cc.data ?? 0} offset={[12, 0]} size="small">
-          {t('nav.cc')}
-        </Badge>
-      ),
-    },
-    { key: '/start', icon: <PlusCircleOutlined />, label: t('nav.start') },
-    ...(can('bpm:definition:list')
-      ? [{ key: '/designer', icon: <PartitionOutlined />, label: t('nav.designer') }]
-      : []),
-  ];
-  const selected = items.find((i) => location.pathname.startsWith(i.key))?.key ?? '';
+  if (!me) return null;
   const phone = !screens.md;
+  const nav = (onNavigate?: () => void) => (
+    <nav aria-label={t('nav.label')}>
+      <NavMenu
+        tree={menus.data}
+        me={me}
+        badges={{ '/todo': todo.data, '/cc': cc.data }}
+        onNavigate={onNavigate}
+      />
+    </nav>
+  );
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider
-        breakpoint="md"
-        collapsedWidth={phone ? 0 : 64}
-        // On a phone the menu button sits in the header's empty left side, not over the page.
-        zeroWidthTriggerStyle={{ top: 12 }}
-        collapsible
-        collapsed={collapsed}
-        onCollapse={setCollapsed}
-        theme={mode}
-        width={208}
-      >
-        <div
-          style={{
-            height: 48,
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            fontWeight: 600,
-            color: token.colorPrimary,
-          }}
+      {!phone && (
+        // The light sider follows the algorithm: dark grey in the dark theme, never antd's navy.
+        <Layout.Sider
+          collapsible
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          theme="light"
+          width={208}
+          collapsedWidth={64}
+          style={{ borderInlineEnd: `1px solid ${token.colorSplit}` }}
         >
-          <FormOutlined style={{ marginRight: collapsed ? 0 : 8 }} />
-          {!collapsed && t('app.name')}
-        </div>
-        <nav aria-label={t('nav.label')}>
-          <Menu
-            mode="inline"
-            theme={mode}
-            selectedKeys={[selected]}
-            items={items}
-            onClick={({ key }) => {
-              void navigate(key);
-              if (phone) setCollapsed(true);
-            }}
-          />
-        </nav>
-      </Layout.Sider>
+          <Brand collapsed={collapsed} />
+          {!active ? null : nav()}
+        </Layout.Sider>
+      )}
+      {phone && (
+        <Drawer
+          open={drawer}
+          onClose={() => setDrawer(false)}
+          placement="left"
+          size={260}
+          title={t('app.name')}
+          styles={{ body: { padding: 0 } }}
+        >
+          {active && nav(() => setDrawer(false))}
+        </Drawer>
+      )}
       <Layout>
         <Layout.Header
           style={{
             background: token.colorBgContainer,
-            padding: '0 16px',
+            borderBottom: `1px solid ${token.colorSplit}`,
+            padding: phone ? '8px 8px' : '0 16px',
+            height: 'auto',
+            minHeight: 56,
+            lineHeight: 'normal',
             display: 'flex',
-            justifyContent: 'flex-end',
+            flexWrap: 'wrap',
+            gap: 8,
+            justifyContent: 'space-between',
             alignItems: 'center',
           }}
         >
-          <Space wrap>
-            <Select<Language>
-              aria-label={t('app.language')}
-              size="small"
-              value={i18n.language as Language}
-              onChange={setLanguage}
-              options={LANGUAGES.map((l) => ({ value: l, label: t(`language.${l}`) }))}
-              style={{ width: 110 }}
-              data-testid="language-switch"
-            />
+          {phone ? (
             <Button
-              size="small"
-              aria-label={mode === 'dark' ? t('app.lightTheme') : t('app.darkTheme')}
-              icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />}
-              onClick={() => setThemeMode(mode === 'dark' ? 'light' : 'dark')}
+              icon={<MenuOutlined />}
+              aria-label={t('shell.menu')}
+              aria-expanded={drawer}
+              onClick={() => setDrawer(true)}
+              data-testid="nav-drawer-button"
+              disabled={!active}
             />
-            <Dropdown
-              menu={{
-                items: [
-                  { key: 'profile', label: t('nav.profile') },
-                  { key: 'password', label: t('nav.password') },
-                  { type: 'divider' },
-                  { key: 'logout', label: t('nav.logout') },
-                ],
-                onClick: ({ key }) => {
-                  if (key === 'logout') void signOut().then(() => navigate('/login'));
-                  else void navigate(`/${key}`);
-                },
-              }}
-            >
-              <Button size="small" icon={<UserOutlined />} data-testid="user-menu">
-                {me?.nickname || me?.username}
-              </Button>
-            </Dropdown>
+          ) : (
+            <span />
+          )}
+          <Space wrap size={8} style={{ justifyContent: 'flex-end' }}>
+            <HeaderControls compact={phone} active={active} />
           </Space>
         </Layout.Header>
-        <Layout.Content style={{ margin: phone ? 8 : 16 }}>
+        <Layout.Content style={{ margin: phone ? 8 : 16, minWidth: 0 }}>
           {/* Layout.Content is the page's one <main> landmark. */}
-          <Outlet />
+          {mayUse(me, location.pathname) ? <Outlet /> : <Forbidden />}
         </Layout.Content>
       </Layout>
     </Layout>

@@ -9,7 +9,7 @@ import {
 } from '../../../api/identity';
 import { usePeople } from '../../../api/people';
 import { useAuth } from '../../../auth/AuthContext';
-import { EmptyState, ErrorState, LoadingState } from '../../../pages/states';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/states';
 import { applyMove } from '../shared/applyMove';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { flattenTree } from '../shared/names';

@@ -8,7 +8,7 @@ import {
   type MenuNode,
 } from '../../../api/identity';
 import { useAuth } from '../../../auth/AuthContext';
-import { EmptyState, ErrorState, LoadingState } from '../../../pages/states';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/states';
 import { applyMove } from '../shared/applyMove';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { useMenuLabel } from '../shared/MenuTreeSelect';

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermissions } from '../../../api/identity';
 import { grants, useAuth } from '../../../auth/AuthContext';
-import { ErrorState, LoadingState } from '../../../pages/states';
+import { ErrorState, LoadingState } from '../../../components/states';
 import { codeState, groupPermissions, toggle, wildcardsOf } from './permissionGroups';
 
 interface Props {

@@ -2,7 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Card, Table, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, ErrorState } from '../../../pages/states';
+import { EmptyState, ErrorState } from '../../../components/states';
 
 /** A page of a list as the API answers it. */
 export interface ListPage<T> {

@@ -7,7 +7,7 @@ import {
   usePackages,
   type Package,
 } from '../../../api/identity';
-import { EmptyState, ErrorState } from '../../../pages/states';
+import { EmptyState, ErrorState } from '../../../components/states';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { useNotify } from '../shared/useNotify';
 import { PackageForm } from './PackageForm';

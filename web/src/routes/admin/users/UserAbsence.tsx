@@ -10,8 +10,8 @@ import {
 } from '../../../api/identity';
 import { PersonPicker } from '../../../form/PersonPicker';
 import { showServerErrors } from '../../../form/serverErrors';
-import { toInput, type AbsenceValues } from '../../../pages/account/outOfOfficeForm';
-import { ErrorState, LoadingState } from '../../../pages/states';
+import { toInput, type AbsenceValues } from '../../account/profile/outOfOfficeForm';
+import { ErrorState, LoadingState } from '../../../components/states';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { useNotify } from '../shared/useNotify';
 

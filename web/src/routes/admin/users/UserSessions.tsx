@@ -7,7 +7,7 @@ import {
   type Session,
   type User,
 } from '../../../api/identity';
-import { EmptyState, ErrorState } from '../../../pages/states';
+import { EmptyState, ErrorState } from '../../../components/states';
 import { ConfirmButton } from '../shared/ConfirmButton';
 import { useNotify } from '../shared/useNotify';
 
