@@ -68,7 +68,9 @@ describe('Dockerfile', () => {
 
   it('carries what the built code reads at run time', () => {
     for (const path of ['dist', 'web/dist', 'migrations', 'docs/openapi.json', 'package.json']) {
-      expect(finalStage).toMatch(new RegExp(`^COPY\\b.*\\s${path.replace('.', '\\.')}(\\s|$)`, 'm'));
+      expect(finalStage).toMatch(
+        new RegExp(`^COPY\\b.*\\s${path.replace('.', '\\.')}(\\s|$)`, 'm'),
+      );
     }
   });
 });
