@@ -155,7 +155,6 @@ const en = {
     started: 'Request submitted',
     routePreview: 'Route preview',
     previewHint: 'Fill in the form and preview: the server walks the route without starting it.',
-    previewNeedsPermission: 'The route preview needs the permission to read flow definitions.',
   },
   preview: {
     path: 'Steps it will take',

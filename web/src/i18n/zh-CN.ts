@@ -152,7 +152,6 @@ const zhCN: Dictionary = {
     started: '申请已提交',
     routePreview: '路线预览',
     previewHint: '填写表单后预览：服务器按规则走一遍路线，但不发起。',
-    previewNeedsPermission: '预览路线需要查看流程定义的权限。',
   },
   preview: {
     path: '将经过的环节',

@@ -9,3 +9,8 @@ export const simulateBody = z.object({
 });
 
 export type SimulateInput = z.infer<typeof simulateBody>;
+
+/** The start form's preview: always as the caller, so no `initiator_id`. */
+export const previewBody = simulateBody.omit({ initiator_id: true }).strict();
+
+export type PreviewInput = z.infer<typeof previewBody>;

@@ -1,6 +1,7 @@
 import type { Principal } from '../../../platform/auth/principal.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
-import { AppError } from '../../../platform/errors.js';
+import { AppError, ERROR_CODES } from '../../../platform/errors.js';
+import { mayStart } from '../definitions/definitions.service.js';
 import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { findDefinition } from '../definitions/definitions.repo.js';
@@ -12,11 +13,25 @@ import {
   type FormSchema,
 } from '../engine/index.js';
 import { formProblems } from '../runtime/form-input.js';
-import type { SimulateInput } from './simulation.schema.js';
+import type { PreviewInput, SimulateInput } from './simulation.schema.js';
 
 /** The explained dry run of a definition version: reads only, writes nothing. */
 export class SimulationService {
   constructor(private readonly o: { db: BpmDb; directoryOf: DirectoryOf }) {}
+
+  /**
+   * The route the caller's own request would take, for the start form: only a published version
+   * they may start, only as themselves, so it needs no designer's code and shows nobody else's.
+   */
+  async preview(principal: Principal, definitionId: number, input: PreviewInput) {
+    const definition = await findDefinition(this.o.db, principal.tenantId, definitionId);
+    if (!definition || definition.status !== 'published') throw AppError.notFound('definition');
+    const profile = await this.o.directoryOf(principal.tenantId).profile(principal.userId);
+    if (!profile || !mayStart(definition.starters, profile)) {
+      throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED, 'you may not start this definition');
+    }
+    return this.simulate(principal, definitionId, { ...input, initiator_id: principal.userId });
+  }
 
   async simulate(principal: Principal, definitionId: number, input: SimulateInput) {
     const definition = await findDefinition(this.o.db, principal.tenantId, definitionId);

@@ -3,7 +3,6 @@ import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Typography } fr
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { useAuth } from '../../../auth/AuthContext';
 import { api, data } from '../../../api/client';
 import { useIdempotencyKey } from '../../../api/idempotency';
 import type { ApprovalNode, Definition, FlowNode, SimulateResult } from '../../../api/bpm';
@@ -49,8 +48,6 @@ function StartDefinition({ definition }: { definition: Definition }) {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  // Simulate is a designer's tool on the server (`bpm:definition:list`).
-  const canPreview = useAuth().can('bpm:definition:list');
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<SimulateResult | null>(null);
   const selectable = useMemo(() => selectableNodes(definition.node_tree), [definition]);
@@ -73,9 +70,10 @@ function StartDefinition({ definition }: { definition: Definition }) {
     mutationFn: async () => {
       const values = await form.validateFields();
       return data(
-        api.POST('/api/v1/bpm/definitions/{id}/simulate', {
+        // The starter's own preview: no designer's code, always as the caller.
+        api.POST('/api/v1/bpm/definitions/{id}/preview', {
           params: { path: { id: definition.id } },
-          body: { form: body(values).form },
+          body: { form: body(values).form, selected_assignees: body(values).selected_assignees },
         }),
       ) as Promise<SimulateResult>;
     },
@@ -157,11 +155,9 @@ function StartDefinition({ definition }: { definition: Definition }) {
               </Form.Item>
             ))}
             <Space wrap>
-              {canPreview && (
-                <Button onClick={() => simulate.mutate()} loading={simulate.isPending}>
-                  {t('start.preview')}
-                </Button>
-              )}
+              <Button onClick={() => simulate.mutate()} loading={simulate.isPending}>
+                {t('start.preview')}
+              </Button>
               <Button type="primary" htmlType="submit" loading={start.isPending}>
                 {t('start.submit')}
               </Button>
@@ -174,9 +170,7 @@ function StartDefinition({ definition }: { definition: Definition }) {
           {preview ? (
             <RoutePreview tree={definition.node_tree} schema={schema} result={preview} />
           ) : (
-            <Typography.Text type="secondary">
-              {canPreview ? t('start.previewHint') : t('start.previewNeedsPermission')}
-            </Typography.Text>
+            <Typography.Text type="secondary">{t('start.previewHint')}</Typography.Text>
           )}
         </Card>
       </Col>
