@@ -81,7 +81,7 @@ test('an administrator creates a role and a user through the pages; the user see
   await expect(reader.getByText('Could not load')).toHaveCount(0);
   // The role grants no user administration: that page refuses.
   await reader.goto('/admin/users');
-  await expect(reader.locator('.ant-result-warning')).toBeVisible();
+  await expect(reader.getByTestId('forbidden-page')).toBeVisible();
   await reader.context().close();
 });
 
