@@ -26,7 +26,6 @@ export function Facets(props: {
           <Tag.CheckableTag
             key={f.value}
             checked={active}
-            aria-pressed={active}
             onChange={() => props.onChoose(active ? null : f.value)}
           >
             {f.value} ({f.count})

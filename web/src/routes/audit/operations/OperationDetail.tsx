@@ -2,16 +2,7 @@ import { Descriptions, Drawer, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useOperationLog } from '../../../api/audit';
 import { ErrorState, LoadingState } from '../../../pages/states';
-
-/** A stored body as readable text: JSON indented, anything else (`[omitted]`) as it is. */
-export function prettyBody(body: string | null): string | null {
-  if (body === null || body === '') return null;
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
+import { prettyBody } from './body';
 
 function Body({ label, body }: { label: string; body: string | null }) {
   const { t } = useTranslation('audit');
