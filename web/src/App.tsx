@@ -17,6 +17,7 @@ import { ApiError } from './api/errors';
 import { AuthProvider, useAuth } from './auth/AuthContext';
 import { adminRoutes } from './routes/admin/routes';
 import { setRouteTable } from './layout/routeTable';
+import { auditRoutes } from './routes/audit/routes';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -234,6 +235,7 @@ const routes: RouteObject[] = [
         ),
       },
       ...adminRoutes,
+      ...auditRoutes,
       {
         path: '*',
         element: (

@@ -4,6 +4,7 @@ import shellEn from './shell.en';
 import shellZhCN from './shell.zh-CN';
 import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
+import audit from '../routes/audit/i18n';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -14,6 +15,7 @@ describe('dictionaries', () => {
   it.each([
     ['translation', en, zhCN],
     ['admin', admin.en, admin['zh-CN']],
+    ['audit', audit.en, audit['zh-CN']],
   ])('%s: the same keys in English and Simplified Chinese, none empty', (_ns, en, zhCN) => {
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
     expect(keys(shellZhCN).sort()).toEqual(keys(shellEn).sort());

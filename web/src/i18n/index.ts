@@ -5,6 +5,7 @@ import shellEn from './shell.en';
 import shellZhCN from './shell.zh-CN';
 import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
+import audit from '../routes/audit/i18n';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -26,6 +27,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
 });
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'admin', admin[lng]);
+for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'audit', audit[lng]);
 document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */
