@@ -15,6 +15,7 @@ import { setSignedOutHandler } from './api/client';
 import { ApiError } from './api/errors';
 import { AuthProvider, useAuth } from './auth/AuthContext';
 import { adminRoutes } from './routes/admin/routes';
+import { approvalsRoutes } from './routes/approvals/routes';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -223,6 +224,7 @@ const router = createBrowserRouter([
         ),
       },
       ...adminRoutes,
+      ...approvalsRoutes,
       { path: '*', element: <Navigate to="/todo" replace /> },
     ],
   },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import en from './en';
 import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
+import approvals from '../routes/approvals/i18n';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -12,6 +13,7 @@ describe('dictionaries', () => {
   it.each([
     ['translation', en, zhCN],
     ['admin', admin.en, admin['zh-CN']],
+    ['approvals', approvals.en, approvals['zh-CN']],
   ])('%s: the same keys in English and Simplified Chinese, none empty', (_ns, en, zhCN) => {
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
     for (const k of keys(zhCN)) {

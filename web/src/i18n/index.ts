@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import en from './en';
 import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
+import approvals from '../routes/approvals/i18n';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -21,6 +22,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
 });
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'admin', admin[lng]);
+for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'approvals', approvals[lng]);
 document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */
