@@ -150,7 +150,6 @@ export default function AnalyticsPage() {
             dataSource={s.definitions}
             columns={definitionColumns}
             pagination={{ pageSize: 10, size: 'small', hideOnSinglePage: true }}
-            scroll={{ x: 'max-content' }}
             locale={empty}
           />
         }
@@ -171,7 +170,6 @@ export default function AnalyticsPage() {
             dataSource={s.bottlenecks}
             columns={bottleneckColumns}
             pagination={false}
-            scroll={{ x: 'max-content' }}
             locale={empty}
           />
         }
