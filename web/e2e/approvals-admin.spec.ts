@@ -62,7 +62,8 @@ test('a stuck request is repaired from the queue and goes on', async ({ browser,
 
   const page = await signedIn(browser, admin, '/approvals/instances');
   const stuck = row(page, 'stuck-table', flow.key);
-  await expect(stuck).toContainText('Step “finance” found nobody to approve it.');
+  // The reason in words, the step by its name.
+  await expect(stuck).toContainText('Step “Finance” found nobody to approve it.');
   await stuck.getByRole('button', { name: 'Repair' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Step “Finance” found nobody to approve it.');
@@ -107,6 +108,35 @@ test('an administrator force-terminates a request after naming it', async ({
   await page.locator('.ant-popconfirm').getByRole('button', { name: 'Terminate' }).click();
   await expect(line).toContainText('Terminated');
   expect(await instanceStatus(request, token, id)).toBe('terminated');
+  await page.context().close();
+});
+
+test("an administrator reassigns a running request's task to someone else", async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const ivy = await createUser(request, token, 'Ivy');
+  const amy = await createUser(request, token, 'Amy');
+  const carol = await createUser(request, token, 'Carol');
+  const flow = await publishFlow(
+    request,
+    token,
+    chain([{ id: 'lead', name: 'Team lead', users: [amy.id] }]),
+  );
+  const { token: ivyToken } = await apiLogin(request, ivy.username, ivy.password);
+  const id = await startInstance(request, ivyToken, flow.key, 'Books');
+
+  const page = await signedIn(browser, admin, `/approvals/instances?keyword=${flow.key}`);
+  await row(page, 'instances-table', flow.key).getByRole('button', { name: 'Reassign' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Team lead · Held by Amy');
+  await pickPerson(page, dialog.getByLabel('New holder'), carol);
+  await dialog.getByRole('button', { name: 'Reassign' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('The task went to Carol.')).toBeVisible();
+  const { token: carolToken } = await apiLogin(request, carol.username, carol.password);
+  expect(await todoTaskOf(request, carolToken, id)).toBeDefined();
   await page.context().close();
 });
 

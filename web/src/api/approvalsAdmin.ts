@@ -4,7 +4,13 @@
  * over the generated client, so the approvals admin pages never call the API themselves and
  * every change refreshes the lists it touches.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { Definition, Diagram, InstanceDetail } from './bpm';
 import { api, data } from './client';
 import type { operations } from './schema';
@@ -61,6 +67,20 @@ export function useInstanceDiagram(instanceId: number | null) {
     queryFn: async () =>
       (await data(api.GET('/api/v1/bpm/instances/{id}/diagram', id(instanceId ?? 0)))) as Diagram,
     enabled: instanceId !== null,
+  });
+}
+
+/**
+ * The frozen trees of several stopped instances (one cached query each, shared with the repair
+ * dialog), so the stuck queue names each stopped step by its name rather than its id.
+ */
+export function useInstanceDiagrams(instanceIds: readonly number[]) {
+  return useQueries({
+    queries: instanceIds.map((instanceId) => ({
+      queryKey: approvalsAdminKeys.diagram(instanceId),
+      queryFn: async () =>
+        (await data(api.GET('/api/v1/bpm/instances/{id}/diagram', id(instanceId)))) as Diagram,
+    })),
   });
 }
 

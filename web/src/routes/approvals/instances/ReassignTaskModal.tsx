@@ -25,9 +25,10 @@ export function ReassignTaskModal(props: { instance: AdminInstance; onClose: () 
   const open = (detail.data?.tasks ?? []).filter(
     (task) => task.kind !== 'resubmit' && (task.status === 'pending' || task.status === 'waiting'),
   );
-  const people = usePeople(open.map((task) => task.assignee_id));
   const [taskId, setTaskId] = useState<number | undefined>();
   const [to, setTo] = useState<number | undefined>();
+  // The holders and the person picked, so the confirmation names the new holder too.
+  const people = usePeople([...open.map((task) => task.assignee_id), to]);
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const reassign = useApprovalsAdminMutation(approvalsAdminCalls.reassignTask);

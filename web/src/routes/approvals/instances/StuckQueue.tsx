@@ -1,11 +1,16 @@
 import { Button, Space, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useAdminInstances, type AdminInstance } from '../../../api/approvalsAdmin';
+import {
+  useAdminInstances,
+  useInstanceDiagrams,
+  type AdminInstance,
+} from '../../../api/approvalsAdmin';
 import { AdminTable } from '../../admin/shared/AdminTable';
 import { ConfirmButton } from '../../admin/shared/ConfirmButton';
 import { readListQuery } from '../../admin/shared/listQuery';
 import { InstanceLink, when } from '../shared/columns';
+import { findNode } from '../shared/repair';
 import { SuspendReasonText } from '../shared/SuspendReasonText';
 import { useTerminate } from './useTerminate';
 
@@ -30,6 +35,12 @@ export function StuckQueue({ onRepair }: { onRepair: (instance: AdminInstance) =
   }
   const { page, page_size } = readListQuery(own, []);
   const stuck = useAdminInstances({ status: 'suspended', page, page_size });
+  const rows = stuck.data?.list ?? [];
+  const diagrams = useInstanceDiagrams(rows.map((i) => i.id));
+  const stepName = (index: number, instance: AdminInstance) => {
+    const nodeId = instance.suspend_reason?.node_id;
+    return nodeId ? findNode(diagrams[index]?.data?.tree, nodeId)?.name : undefined;
+  };
   const terminate = useTerminate();
   const setPage = (next: number, size: number) => {
     const p = new URLSearchParams(params);
@@ -51,7 +62,9 @@ export function StuckQueue({ onRepair }: { onRepair: (instance: AdminInstance) =
     {
       title: t('stuck.reason'),
       key: 'reason',
-      render: (_, i) => <SuspendReasonText reason={i.suspend_reason} />,
+      render: (_, i, index) => (
+        <SuspendReasonText reason={i.suspend_reason} nodeName={stepName(index, i)} />
+      ),
     },
     { title: t('instances.started'), key: 'started', render: (_, i) => when(i.created_at) },
     {
