@@ -140,6 +140,42 @@ test("an administrator reassigns a running request's task to someone else", asyn
   await page.context().close();
 });
 
+test("all of a user's open tasks move at once; the time range filters the list", async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const ivy = await createUser(request, token, 'Ivy');
+  const leaver = await createUser(request, token, 'Leaver');
+  const carol = await createUser(request, token, 'Carol');
+  const flow = await publishFlow(
+    request,
+    token,
+    chain([{ id: 'lead', name: 'Team lead', users: [leaver.id] }]),
+  );
+  const { token: ivyToken } = await apiLogin(request, ivy.username, ivy.password);
+  const first = await startInstance(request, ivyToken, flow.key, 'One');
+  const second = await startInstance(request, ivyToken, flow.key, 'Two');
+
+  const page = await signedIn(browser, admin, `/approvals/instances?keyword=${flow.key}`);
+  await expect(row(page, 'instances-table', flow.key)).toHaveCount(2);
+  // A range that ended yesterday holds neither (the range is in the URL, as every filter).
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+  await page.goto(`/approvals/instances?keyword=${flow.key}&end_time=${yesterday}`);
+  await expect(page.getByText('No request matches these filters')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Reassign a user’s tasks' }).click();
+  const dialog = page.getByRole('dialog');
+  await pickPerson(page, dialog.getByLabel('Tasks of'), leaver);
+  await pickPerson(page, dialog.getByLabel('New holder'), carol);
+  await dialog.getByRole('button', { name: 'Reassign' }).click();
+  await expect(dialog.getByTestId('reassign-user-result')).toContainText('2 task(s) reassigned.');
+  const { token: carolToken } = await apiLogin(request, carol.username, carol.password);
+  expect(await todoTaskOf(request, carolToken, first)).toBeDefined();
+  expect(await todoTaskOf(request, carolToken, second)).toBeDefined();
+  await page.context().close();
+});
+
 test('the analytics page shows each chart with its table', async ({ browser }) => {
   const page = await signedIn(browser, admin, '/approvals/analytics');
   const distribution = page.getByTestId('stats-distribution');
