@@ -83,6 +83,101 @@ test('a stuck request is repaired from the queue and goes on', async ({ browser,
   await page.context().close();
 });
 
+test('a branch node that could not decide: repaired by picking a branch, or by correcting the form', async ({
+  browser,
+  request,
+}) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  const ivy = await createUser(request, token, 'Ivy');
+  const small = await createUser(request, token, 'Small');
+  const large = await createUser(request, token, 'Large');
+  const step = (id: string, userId: number) => ({
+    id,
+    name: `Approve ${id}`,
+    type: 'approval',
+    mode: 'or',
+    assignee: { type: 'users', userIds: [userId] },
+    child: null,
+  });
+  // No default branch, and 2..5 days match none: the route stops there.
+  const flow = await publishFlow(
+    request,
+    token,
+    {
+      id: 'start',
+      name: 'Start',
+      type: 'start',
+      child: {
+        id: 'size',
+        name: 'Size',
+        type: 'branch',
+        branches: [
+          {
+            id: 'short',
+            name: 'Short',
+            condition: { field: 'days', op: 'lt', value: 2 },
+            child: step('s', small.id),
+          },
+          {
+            id: 'long',
+            name: 'Long',
+            condition: { field: 'days', op: 'gt', value: 5 },
+            child: step('l', large.id),
+          },
+        ],
+        child: null,
+      },
+    },
+    {
+      form_schema: {
+        fields: [
+          { key: 'reason', label: 'Reason', type: 'textarea', required: true },
+          { key: 'days', label: 'Days', type: 'number', required: true },
+        ],
+      },
+    },
+  );
+  const { token: ivyToken } = await apiLogin(request, ivy.username, ivy.password);
+  const start = async (reason: string) =>
+    (
+      await call<{ id: number; status: string }>(
+        request,
+        ivyToken,
+        'POST',
+        '/api/v1/bpm/instances',
+        {
+          definition_key: flow.key,
+          title: `${flow.key} ${reason}`,
+          form: { reason, days: 3 },
+        },
+      )
+    ).id;
+  const picked = await start('picked');
+  const patched = await start('patched');
+  expect(await instanceStatus(request, token, picked)).toBe('suspended');
+  const { token: largeToken } = await apiLogin(request, large.username, large.password);
+
+  const page = await signedIn(browser, admin, '/approvals/instances');
+  const repair = async (title: string) => {
+    const line = row(page, 'stuck-table', title);
+    await expect(line).toContainText('Step “Size” could not decide which branch to take.');
+    await line.getByRole('button', { name: 'Repair' }).click();
+    return page.getByRole('dialog');
+  };
+  let dialog = await repair(`${flow.key} picked`);
+  await dialog.getByRole('radio', { name: 'Long' }).check();
+  await dialog.getByTestId('repair-resume').click();
+  await expect(dialog).toHaveCount(0);
+  expect(await todoTaskOf(request, largeToken, picked)).toBeDefined();
+
+  dialog = await repair(`${flow.key} patched`);
+  await dialog.getByLabel('Days').fill('7');
+  await dialog.getByTestId('repair-resume').click();
+  await expect(dialog).toHaveCount(0);
+  expect(await todoTaskOf(request, largeToken, patched)).toBeDefined();
+  await page.context().close();
+});
+
 test('an administrator force-terminates a request after naming it', async ({
   browser,
   request,
