@@ -289,11 +289,21 @@ for (const theme of ['light', 'dark']) {
   test(`the approvals admin pages pass axe in the ${theme} theme`, async ({ browser, request }) => {
     const { token } = await apiLogin(request, admin.username, admin.password);
     const ivy = await createUser(request, token, 'Ivy');
+    // A running request as well, so the audit sees both status tags and both action sets.
+    const amy = await createUser(request, token, 'Amy');
+    const running = await publishFlow(
+      request,
+      token,
+      chain([{ id: 'a', name: 'A', users: [amy.id] }]),
+    );
+    const { token: ivyToken } = await apiLogin(request, ivy.username, ivy.password);
+    await startInstance(request, ivyToken, running.key, 'Running');
     const { flow } = await stuckRequest(request, token, ivy);
     const page = await signedIn(browser, admin, '/approvals/instances');
     await page.evaluate((mode) => localStorage.setItem('approva.theme', mode), theme);
     await page.goto('/approvals/instances');
     await expect(row(page, 'stuck-table', flow.key)).toBeVisible();
+    await expect(row(page, 'instances-table', running.key)).toContainText('Running');
     await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
     expect.soft(await audit(page, 'main'), 'instances').toEqual([]);
     await row(page, 'stuck-table', flow.key).getByRole('button', { name: 'Repair' }).click();
