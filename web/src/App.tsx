@@ -18,6 +18,7 @@ import { AuthProvider, useAuth } from './auth/AuthContext';
 import { adminRoutes } from './routes/admin/routes';
 import { setRouteTable } from './layout/routeTable';
 import { auditRoutes } from './routes/audit/routes';
+import { approvalsRoutes } from './routes/approvals/routes';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -235,6 +236,7 @@ const routes: RouteObject[] = [
         ),
       },
       ...adminRoutes,
+      ...approvalsRoutes,
       ...auditRoutes,
       {
         path: '*',

@@ -3365,6 +3365,12 @@ export interface operations {
                 status?: "running" | "suspended" | "approved" | "rejected" | "canceled" | "terminated";
                 definition_key?: string;
                 initiator_id?: number;
+                /** @description part of the title, the business id or the definition key */
+                keyword?: string;
+                /** @description ISO 8601; started at or after */
+                start_time?: string;
+                /** @description ISO 8601; started before */
+                end_time?: string;
             };
             header?: never;
             path?: never;

@@ -5,6 +5,7 @@ import shellZhCN from './shell.zh-CN';
 import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
 import audit from '../routes/audit/i18n';
+import approvals from '../routes/approvals/i18n';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -16,6 +17,7 @@ describe('dictionaries', () => {
     ['translation', en, zhCN],
     ['admin', admin.en, admin['zh-CN']],
     ['audit', audit.en, audit['zh-CN']],
+    ['approvals', approvals.en, approvals['zh-CN']],
   ])('%s: the same keys in English and Simplified Chinese, none empty', (_ns, en, zhCN) => {
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
     expect(keys(shellZhCN).sort()).toEqual(keys(shellEn).sort());

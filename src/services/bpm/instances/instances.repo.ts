@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { containsPattern } from '../../../platform/db/like-pattern.js';
 import type { Page } from '../../../platform/http/envelope.js';
 import type { Sort } from '../../../platform/http/sort.js';
 import type { BpmDb } from '../bpm.tables.js';
@@ -10,6 +11,12 @@ export interface InstanceFilter {
   status?: string | undefined;
   definition_key?: string | undefined;
   initiator_id?: number | undefined;
+  /** Part of the title, the business id or the definition key, matched as literal text. */
+  keyword?: string | undefined;
+  /** Started at or after. */
+  start_time?: Date | undefined;
+  /** Started before. */
+  end_time?: Date | undefined;
 }
 
 /** A whitelisted key; `id` breaks ties so pages never overlap or skip. */
@@ -28,6 +35,18 @@ export async function listInstances(
   if (filter.definition_key) query = query.where('definition_key', '=', filter.definition_key);
   if (filter.initiator_id !== undefined)
     query = query.where('initiator_id', '=', filter.initiator_id);
+  if (filter.start_time) query = query.where('created_at', '>=', filter.start_time);
+  if (filter.end_time) query = query.where('created_at', '<', filter.end_time);
+  if (filter.keyword) {
+    const pattern = containsPattern(filter.keyword);
+    query = query.where((eb) =>
+      eb.or([
+        eb('title', 'ilike', pattern),
+        eb('biz_id', 'ilike', pattern),
+        eb('definition_key', 'ilike', pattern),
+      ]),
+    );
+  }
   const [rows, count] = await Promise.all([
     query
       .selectAll()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../../../platform/http/envelope.js';
 import { sortQuery } from '../../../platform/http/sort.js';
-import { idQuery } from '../../../platform/http/params.js';
+import { idQuery, keywordQuery } from '../../../platform/http/params.js';
 
 const INSTANCE_STATUS = [
   'running',
@@ -44,6 +44,9 @@ export const startBody = z
     path: ['definition_key'],
   });
 
+/** A bound of the admin list's time range, ISO 8601 with an offset. */
+const listTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+
 export const MY_SORT = ['created_at', 'updated_at', 'title'] as const;
 
 export const listMyQuery = z.object({
@@ -56,6 +59,9 @@ export const listAllQuery = z.object({
   status: z.enum(INSTANCE_STATUS).optional(),
   definition_key: z.string().max(64).optional(),
   initiator_id: idQuery,
+  keyword: keywordQuery.describe('part of the title, the business id or the definition key'),
+  start_time: listTime.optional().describe('ISO 8601; started at or after'),
+  end_time: listTime.optional().describe('ISO 8601; started before'),
 });
 
 export const commentBody = z.object({ comment: comment.nullish() }).optional();

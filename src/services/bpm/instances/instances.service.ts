@@ -290,6 +290,9 @@ export class InstancesService {
       status?: string;
       definition_key?: string;
       initiator_id?: number;
+      keyword?: string;
+      start_time?: Date;
+      end_time?: Date;
       page?: string;
       page_size?: string;
     },
