@@ -37,24 +37,28 @@ export function AdminTable<T extends object>(props: Props<T>) {
       {query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : (
-        <Table<T>
-          data-testid={props.testId}
-          rowKey={props.rowKey}
-          size="middle"
-          loading={query.isFetching}
-          dataSource={query.data?.list ?? []}
-          columns={props.columns}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: query.isPending ? ' ' : <EmptyState text={props.emptyText} /> }}
-          pagination={{
-            current: props.page,
-            pageSize: props.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('common.total', { total }),
-            onChange: props.onPage,
-          }}
-        />
+        // The wrapper scrolls a table wider than the page, and takes focus to do it by keyboard
+        // (a scrollable region must be focusable: axe's scrollable-region-focusable).
+        <div tabIndex={0} style={{ overflowX: 'auto' }}>
+          <Table<T>
+            data-testid={props.testId}
+            rowKey={props.rowKey}
+            size="middle"
+            loading={query.isFetching}
+            dataSource={query.data?.list ?? []}
+            columns={props.columns}
+            style={{ minWidth: 'max-content' }}
+            locale={{ emptyText: query.isPending ? ' ' : <EmptyState text={props.emptyText} /> }}
+            pagination={{
+              current: props.page,
+              pageSize: props.pageSize,
+              total: query.data?.total ?? 0,
+              showSizeChanger: true,
+              showTotal: (total) => t('common.total', { total }),
+              onChange: props.onPage,
+            }}
+          />
+        </div>
       )}
     </Card>
   );
