@@ -2476,6 +2476,7 @@ export interface components {
             icon: string | null;
             sort: number;
             visible: boolean;
+            platform_only: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2506,6 +2507,7 @@ export interface components {
             icon: string | null;
             sort: number;
             visible: boolean;
+            platform_only: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -8288,6 +8290,8 @@ export interface operations {
                     icon?: string | null;
                     sort?: number;
                     visible?: boolean;
+                    /** @description listed only for platform administrators (pages whose routes answer only them) */
+                    platform_only?: boolean;
                 };
             };
         };
@@ -8313,6 +8317,7 @@ export interface operations {
                             icon: string | null;
                             sort: number;
                             visible: boolean;
+                            platform_only: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8360,6 +8365,7 @@ export interface operations {
                             icon: string | null;
                             sort: number;
                             visible: boolean;
+                            platform_only: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8400,6 +8406,8 @@ export interface operations {
                     icon?: string | null;
                     sort?: number;
                     visible?: boolean;
+                    /** @description listed only for platform administrators (pages whose routes answer only them) */
+                    platform_only?: boolean;
                 };
             };
         };
@@ -8425,6 +8433,7 @@ export interface operations {
                             icon: string | null;
                             sort: number;
                             visible: boolean;
+                            platform_only: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
