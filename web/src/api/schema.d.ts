@@ -4758,6 +4758,13 @@ export interface operations {
                                 /** @description instances that reached a terminal status that day */
                                 finished: number;
                             }[];
+                            /** @description approval decisions of the last 24 hours */
+                            last_24h: {
+                                /** @description approval steps approved (by a person or automatically) */
+                                approved: number;
+                                /** @description approval steps rejected (by a person or automatically) */
+                                rejected: number;
+                            };
                             /** @description one entry per definition key with instances, by key */
                             definitions: {
                                 definition_key: string;
