@@ -26,7 +26,7 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   '/audit/operations': { code: 'system:log:operation' },
   '/audit/logins': { code: 'system:log:login' },
   '/audit/business': { code: 'system:log:audit' },
-  '/monitor': { code: 'monitor:service:list' },
+  '/monitor': { code: 'monitor:service:list', platformOnly: true },
   '/system/settings': { code: 'system:setting:list' },
   '/system/dicts': { code: 'system:dict:list' },
   '/system/notices': { code: 'system:notice:list' },
