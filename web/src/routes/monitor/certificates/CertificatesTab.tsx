@@ -66,30 +66,40 @@ export default function CertificatesTab() {
   const notify = useNotify();
 
   const columns: TableColumnsType<Certificate> = [
-    { title: t('certificates.name'), dataIndex: 'name', key: 'name' },
+    {
+      title: t('certificates.name'),
+      key: 'name',
+      render: (_, c) => (
+        <Space direction="vertical" size={0}>
+          <span>{c.name}</span>
+          <Typography.Text type="secondary" title={c.fingerprint256} style={{ fontSize: 12 }}>
+            {t('certificates.fingerprint', { value: `${c.fingerprint256.slice(0, 11)}…` })}
+          </Typography.Text>
+        </Space>
+      ),
+    },
     {
       title: t('certificates.daysLeft'),
       key: 'days',
       render: (_, c) => <DaysLeft notAfter={c.not_after} />,
     },
     { title: t('certificates.notAfter'), key: 'not_after', render: (_, c) => w.time(c.not_after) },
-    { title: t('certificates.subject'), dataIndex: 'subject', key: 'subject' },
     {
-      title: t('certificates.sans'),
-      key: 'sans',
-      render: (_, c) => (c.sans.length ? c.sans.join(', ') : '-'),
+      title: t('certificates.subject'),
+      key: 'subject',
+      render: (_, c) => (
+        <Space direction="vertical" size={0}>
+          <span>{c.subject}</span>
+          {c.sans.length > 0 && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {c.sans.join(', ')}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
     },
     { title: t('certificates.issuer'), dataIndex: 'issuer', key: 'issuer' },
     { title: t('certificates.chain'), dataIndex: 'chain_length', key: 'chain', align: 'right' },
-    {
-      title: t('certificates.fingerprint'),
-      key: 'fingerprint',
-      render: (_, c) => (
-        <Typography.Text code title={c.fingerprint256}>
-          {c.fingerprint256.slice(0, 23)}…
-        </Typography.Text>
-      ),
-    },
     { title: t('certificates.createdAt'), key: 'created', render: (_, c) => w.time(c.created_at) },
     ...(can('system:cert:delete')
       ? [
@@ -129,7 +139,7 @@ export default function CertificatesTab() {
               defaultValue={keyword}
               allowClear
               onSearch={(v) => list.setFilter('keyword', v.trim())}
-              style={{ width: 240 }}
+              style={{ width: 260 }}
             />
             {can('system:cert:create') && (
               <Button type="primary" onClick={() => setUploading(true)}>

@@ -29,9 +29,11 @@ function HealthCard<T extends object>(props: {
   tint?: (row: T) => string | undefined;
   empty: string;
 }) {
-  const { t } = useTranslation('monitor');
+  const { t, i18n } = useTranslation('monitor');
   const { query } = props;
-  const updated = query.dataUpdatedAt ? new Date(query.dataUpdatedAt).toLocaleTimeString() : null;
+  const updated = query.dataUpdatedAt
+    ? new Date(query.dataUpdatedAt).toLocaleTimeString(i18n.language)
+    : null;
   return (
     <Card
       title={props.title}

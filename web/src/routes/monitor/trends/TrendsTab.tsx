@@ -87,7 +87,7 @@ function TrendCard({ metric, trends }: { metric: string; trends: Trends }) {
           option={trendOption(
             metric,
             series,
-            trends.bucket_seconds,
+            trends,
             { avg: t('trends.avg'), max: t('trends.max'), unit: unitName },
             (v) => rounded(v, unit),
           )}

@@ -57,7 +57,7 @@ describe('a metric trend as a chart and a table', () => {
     const option = trendOption(
       'server.cpu_percent',
       seriesOf(TRENDS, 'server.cpu_percent'),
-      60,
+      TRENDS,
       labels,
       String,
     );
@@ -67,13 +67,15 @@ describe('a metric trend as a chart and a table', () => {
       ['2026-03-01T11:01:00.000Z', 20],
     ]);
     expect(option.yAxis.name).toBe('%');
+    // The axis spans the whole hour, not only the minutes sampled.
+    expect(option.xAxis).toMatchObject({ min: TRENDS.from, max: TRENDS.to });
   });
 
   it('plots a per-service metric as a line per service, the error share as a percentage', () => {
     const option = trendOption(
       'service.error_rate',
       seriesOf(TRENDS, 'service.error_rate'),
-      60,
+      TRENDS,
       labels,
       String,
     );

@@ -39,7 +39,8 @@ export function withGaps(
 export function trendOption(
   metric: string,
   series: readonly TrendSeries[],
-  bucketSeconds: number,
+  /** The range's buckets and bounds: the time axis spans the whole range, sampled or not. */
+  window: Pick<Trends, 'bucket_seconds' | 'from' | 'to'>,
   labels: { avg: string; max: string; unit: string },
   /** A shown value in its unit, for the tooltip. */
   format: (value: number) => string,
@@ -47,16 +48,19 @@ export function trendOption(
   const lines =
     series.length === 1 && series[0]!.service === null
       ? [
-          { name: labels.avg, data: withGaps(series[0]!.points, bucketSeconds, (p) => p.avg) },
+          {
+            name: labels.avg,
+            data: withGaps(series[0]!.points, window.bucket_seconds, (p) => p.avg),
+          },
           {
             name: labels.max,
-            data: withGaps(series[0]!.points, bucketSeconds, (p) => p.max),
+            data: withGaps(series[0]!.points, window.bucket_seconds, (p) => p.max),
             lineStyle: { type: 'dashed' },
           },
         ]
       : series.map((s) => ({
           name: s.service ?? labels.avg,
-          data: withGaps(s.points, bucketSeconds, (p) => p.avg),
+          data: withGaps(s.points, window.bucket_seconds, (p) => p.avg),
         }));
   return {
     tooltip: {
@@ -65,7 +69,7 @@ export function trendOption(
     },
     legend: { bottom: 0, type: 'scroll' },
     grid: { left: 56, right: 16, top: 32, bottom: 56 },
-    xAxis: { type: 'time' },
+    xAxis: { type: 'time', min: window.from, max: window.to },
     yAxis: { type: 'value', name: labels.unit, min: 0 },
     series: lines.map((line) => ({
       type: 'line',
