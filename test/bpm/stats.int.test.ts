@@ -127,6 +127,9 @@ describe('BPM stats', () => {
       terminated: delta('terminated'),
     }).toEqual({ running: 1, approved: 1, rejected: 1, canceled: 1, suspended: 0, terminated: 0 });
     expect(todayOf(after).started - todayOf(before).started).toBe(4);
+    // One step approved and one rejected in the last 24 hours; the cancel decided nothing.
+    expect(after.last_24h.approved - before.last_24h.approved).toBe(1);
+    expect(after.last_24h.rejected - before.last_24h.rejected).toBe(1);
     expect(todayOf(after).finished - todayOf(before).finished).toBe(3);
     expect(after.definitions.find((d: any) => d.definition_key === def.key)).toMatchObject({
       finished: 3,
@@ -141,7 +144,12 @@ describe('BPM stats', () => {
       await sql`UPDATE bpm_instances SET finished_at = created_at + make_interval(hours => ${hours}::int)
                 WHERE id = ${ids[i]!}`.execute(db());
     }
+    // A decision older than 24 hours leaves the count.
+    await sql`UPDATE bpm_tasks SET finished_at = now() - interval '25 hours'
+              WHERE instance_id = ${ids[0]!} AND kind = 'approval'`.execute(db());
     const timed = await stats();
+    expect(timed.last_24h.approved - before.last_24h.approved).toBe(0);
+    expect(timed.last_24h.rejected - before.last_24h.rejected).toBe(1);
     expect(timed.definitions.find((d: any) => d.definition_key === def.key)).toEqual({
       definition_key: def.key,
       finished: 3,

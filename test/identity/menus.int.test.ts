@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { createUserWith } from '../bpm/fixtures.js';
+import { createTenantWithAdmin } from './identity-fixtures.js';
 
 // Menus: the console's navigation tree; each user gets the entries their codes allow.
 
@@ -107,6 +108,63 @@ describe("the console's seeded menu tree", () => {
     expect(audit.children.map((n: any) => n.path)).toEqual(['/audit/logins']);
     expect(paths(tree)).not.toContain('/monitor');
     expect(paths(tree)).not.toContain('/system/settings');
+  });
+});
+
+describe('platform-only entries', () => {
+  const PLATFORM_PAGES = [
+    '/approvals/instances',
+    '/approvals/analytics',
+    '/system/oauth-clients',
+    '/system/codegen',
+    '/system/error-texts',
+    '/monitor',
+    '/admin/tenants',
+    '/admin/menus',
+  ];
+
+  it('are left out of a tenant administrator\u2019s tree although they hold every code', async () => {
+    const { token } = await createTenantWithAdmin(platform, admin);
+    const tree = (await platform.call('GET', '/api/v1/menus/my', { token })).body.data;
+    const mine = paths(tree);
+    for (const page of PLATFORM_PAGES) expect(mine).not.toContain(page);
+    // No directory is left empty by them, and the tenant's own pages stay.
+    expect(mine).not.toContain('menu.approvals');
+    expect(mine).toEqual(expect.arrayContaining(['/admin/users', '/system/settings']));
+  });
+
+  it('are listed for a platform administrator, and the flag is set and read through the API', async () => {
+    const tree = (await platform.call('GET', '/api/v1/menus/my', { token: admin })).body.data;
+    const seeded = flatten(tree).filter((n) => PLATFORM_PAGES.includes(n.path));
+    expect(seeded.map((n) => n.path).sort()).toEqual([...PLATFORM_PAGES].sort());
+    expect(seeded.every((n) => n.platform_only === true)).toBe(true);
+
+    const user = await createUserWith(platform, []);
+    const created = await platform.call('POST', '/api/v1/menus', {
+      token: admin,
+      body: { name: uniq('nav.ops'), kind: 'page', path: '/ops', platform_only: true, sort: 998 },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.data.platform_only).toBe(true);
+    const id = created.body.data.id;
+    const userSees = async () =>
+      paths((await platform.call('GET', '/api/v1/menus/my', { token: user.token })).body.data);
+    expect(await userSees()).not.toContain('/ops');
+    const adminTree = (await platform.call('GET', '/api/v1/menus/my', { token: admin })).body.data;
+    expect(paths(adminTree)).toContain('/ops');
+    const opened = await platform.call('PUT', `/api/v1/menus/${id}`, {
+      token: admin,
+      body: { platform_only: false },
+    });
+    expect(opened.body.data.platform_only).toBe(false);
+    expect(await userSees()).toContain('/ops');
+    const bad = await platform.call('PUT', `/api/v1/menus/${id}`, {
+      token: admin,
+      body: { platform_only: 'yes' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe(40001);
+    await platform.call('DELETE', `/api/v1/menus/${id}`, { token: admin });
   });
 });
 

@@ -73,9 +73,33 @@ test('a user lands on the dashboard: their todo with the oldest item, open reque
 
 test('an administrator sees today, the stuck requests and the health, in both languages and themes', async ({
   browser,
+  request,
 }) => {
+  const { token } = await apiLogin(request, admin.username, admin.password);
+  // One step approved just now, so the last 24 hours hold at least one decision.
+  const approver = await createUser(request, token, 'Dash Approver');
+  const flow = await publishFlow(
+    request,
+    token,
+    chain([{ id: 'a', name: 'A', users: [approver.id] }]),
+  );
+  const instance = await startInstance(request, token, flow.key, 'dashboard decision');
+  const { token: approverToken } = await apiLogin(request, approver.username, approver.password);
+  const task = await todoTaskOf(request, approverToken, instance);
+  await call(request, approverToken, 'POST', `/api/v1/bpm/tasks/${task}/approve`, {});
+  const stats = await call<{ last_24h: { approved: number } }>(
+    request,
+    token,
+    'GET',
+    '/api/v1/bpm/stats',
+  );
   const page = await signedIn(browser, admin, '/');
   await expect(page.getByTestId('dashboard-started-today')).toBeVisible();
+  // The last 24 hours' approvals, as the server counts them.
+  expect(stats.last_24h.approved).toBeGreaterThan(0);
+  await expect(page.getByTestId('dashboard-approved-24h')).toContainText(
+    String(stats.last_24h.approved),
+  );
   await expect(page.getByTestId('dashboard-stuck')).toBeVisible();
   await expect(page.getByTestId('dashboard-health')).toContainText('Every service is ready');
   expect.soft(await audit(page)).toEqual([]);

@@ -37,6 +37,7 @@ export type IdentityTables = {
     icon: string | null;
     sort: number;
     visible: boolean;
+    platform_only: Generated<boolean>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };

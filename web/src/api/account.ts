@@ -128,3 +128,20 @@ export async function changePassword(body: {
 }): Promise<void> {
   await api.POST('/api/v1/me/password', { body });
 }
+
+/** The caller's second factor: whether it is on, and the steps that turn it on and off. */
+export function useTotpStatus() {
+  return useQuery({ queryKey: ['me', 'totp'], queryFn: () => data(api.GET('/api/v1/me/totp')) });
+}
+
+export function enrollTotp(password: string) {
+  return data(api.POST('/api/v1/me/totp/enroll', { body: { password } }));
+}
+
+export function confirmTotp(body: { code: string; password: string }) {
+  return data(api.POST('/api/v1/me/totp/confirm', { body }));
+}
+
+export async function disableTotp(body: { code: string; password: string }): Promise<void> {
+  await api.POST('/api/v1/me/totp/disable', { body });
+}

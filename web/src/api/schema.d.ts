@@ -2476,6 +2476,7 @@ export interface components {
             icon: string | null;
             sort: number;
             visible: boolean;
+            platform_only: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2506,6 +2507,7 @@ export interface components {
             icon: string | null;
             sort: number;
             visible: boolean;
+            platform_only: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4756,6 +4758,13 @@ export interface operations {
                                 /** @description instances that reached a terminal status that day */
                                 finished: number;
                             }[];
+                            /** @description approval decisions of the last 24 hours */
+                            last_24h: {
+                                /** @description approval steps approved (by a person or automatically) */
+                                approved: number;
+                                /** @description approval steps rejected (by a person or automatically) */
+                                rejected: number;
+                            };
                             /** @description one entry per definition key with instances, by key */
                             definitions: {
                                 definition_key: string;
@@ -8288,6 +8297,8 @@ export interface operations {
                     icon?: string | null;
                     sort?: number;
                     visible?: boolean;
+                    /** @description listed only for platform administrators (pages whose routes answer only them) */
+                    platform_only?: boolean;
                 };
             };
         };
@@ -8313,6 +8324,7 @@ export interface operations {
                             icon: string | null;
                             sort: number;
                             visible: boolean;
+                            platform_only: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8360,6 +8372,7 @@ export interface operations {
                             icon: string | null;
                             sort: number;
                             visible: boolean;
+                            platform_only: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -8400,6 +8413,8 @@ export interface operations {
                     icon?: string | null;
                     sort?: number;
                     visible?: boolean;
+                    /** @description listed only for platform administrators (pages whose routes answer only them) */
+                    platform_only?: boolean;
                 };
             };
         };
@@ -8425,6 +8440,7 @@ export interface operations {
                             icon: string | null;
                             sort: number;
                             visible: boolean;
+                            platform_only: boolean;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */

@@ -30,7 +30,7 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   '/system/settings': { code: 'system:setting:list' },
   '/system/dicts': { code: 'system:dict:list' },
   '/system/notices': { code: 'system:notice:list' },
-  '/system/error-texts': { code: 'system:error-text:list' },
+  '/system/error-texts': { code: 'system:error-text:list', platformOnly: true },
   '/system/templates': { code: 'system:template:list' },
   '/system/files': { code: 'system:file:list' },
   '/system/oauth-clients': { platformOnly: true },

@@ -26,6 +26,8 @@ interface Props<T, F, S extends string> {
   columns: TableColumnsType<T>;
   rowKey: keyof T & string;
   emptyText?: string;
+  /** Rows the reader may pick (the todo list's batch approve). */
+  rowSelection?: TableProps<T>['rowSelection'];
 }
 
 /**
@@ -62,6 +64,7 @@ export function ServerTable<T extends object, F extends object, S extends string
       ) : (
         <Table<T>
           rowKey={props.rowKey}
+          rowSelection={props.rowSelection}
           size="middle"
           loading={query.isFetching}
           dataSource={query.data?.list ?? []}

@@ -121,6 +121,7 @@ const en = {
     delegated: 'Delegated',
     delegatedFrom: 'from {{name}}',
     onBehalfOf: 'on behalf of {{name}}',
+    pick: 'Pick “{{title}}”',
     noTodo: 'No approvals waiting for you',
   },
   cc: { show: 'Show', all: 'All', unread: 'Unread', read: 'Read', state: 'State' },

@@ -118,6 +118,7 @@ const zhCN: Dictionary = {
     delegated: '委派',
     delegatedFrom: '来自 {{name}}',
     onBehalfOf: '代 {{name}} 处理',
+    pick: '选择“{{title}}”',
     noTodo: '没有等待您审批的事项',
   },
   cc: { show: '显示', all: '全部', unread: '未读', read: '已读', state: '状态' },

@@ -17,6 +17,7 @@ function node(partial: Partial<MenuNode> & Pick<MenuNode, 'name' | 'kind'>): Men
     icon: null,
     sort: 0,
     visible: true,
+    platform_only: false,
     created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',
     children: [],

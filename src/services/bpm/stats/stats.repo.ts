@@ -58,6 +58,20 @@ export async function dailyStartsAndFinishes(
 }
 
 /**
+ * Approval decisions taken since `since` (approval tasks done, by approvers or by the engine's
+ * automatic rules), split by outcome; resubmissions are the initiator's, not decisions.
+ */
+export async function decisionsSince(db: BpmDb, tenantId: number, since: Date) {
+  const { rows } = await sql<{ approved: number; rejected: number }>`
+    SELECT count(*) FILTER (WHERE result IN ('approved', 'auto_approved'))::int AS approved,
+           count(*) FILTER (WHERE result IN ('rejected', 'auto_rejected'))::int AS rejected
+    FROM bpm_tasks
+    WHERE tenant_id = ${tenantId} AND kind = 'approval' AND status = 'done'
+      AND finished_at >= ${since}`.execute(db);
+  return rows[0] ?? { approved: 0, rejected: 0 };
+}
+
+/**
  * Per definition key: instances in a terminal status, how many of them approved, and their mean
  * start-to-finish time in milliseconds (null when none finished).
  */

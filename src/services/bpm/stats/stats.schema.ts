@@ -37,6 +37,12 @@ export const statsView = z.object({
     )
     .length(TREND_DAYS)
     .describe('the last 30 days, oldest first, ending today (UTC)'),
+  last_24h: z
+    .object({
+      approved: count.describe('approval steps approved (by a person or automatically)'),
+      rejected: count.describe('approval steps rejected (by a person or automatically)'),
+    })
+    .describe('approval decisions of the last 24 hours'),
   definitions: z
     .array(
       z.object({

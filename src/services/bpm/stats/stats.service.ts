@@ -3,6 +3,7 @@ import type { BpmDb } from '../bpm.tables.js';
 import {
   countInstancesByStatus,
   dailyStartsAndFinishes,
+  decisionsSince,
   outcomesByDefinition,
   slowestNodes,
 } from './stats.repo.js';
@@ -26,12 +27,14 @@ export class StatsService {
     const tenantId = principal.tenantId;
     const today = new Date(this.now()).toISOString().slice(0, 10);
     // One snapshot, so the sections agree with each other (finished counts, statuses).
-    const { byStatus, trend, definitions, bottlenecks } = await this.o.db
+    const since = new Date(this.now() - 24 * 3_600_000);
+    const { byStatus, trend, decisions, definitions, bottlenecks } = await this.o.db
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => ({
         byStatus: await countInstancesByStatus(trx, tenantId),
         trend: await dailyStartsAndFinishes(trx, tenantId, today, TREND_DAYS),
+        decisions: await decisionsSince(trx, tenantId, since),
         definitions: await outcomesByDefinition(trx, tenantId),
         bottlenecks: await slowestNodes(trx, tenantId, MAX_BOTTLENECKS),
       }));
@@ -43,6 +46,7 @@ export class StatsService {
     return {
       status_distribution: distribution,
       trend_30d: trend,
+      last_24h: decisions,
       definitions: definitions.map((d) => ({
         definition_key: d.definition_key,
         finished: d.finished,

@@ -31,6 +31,10 @@ export const createMenuBody = z.object({
   icon: icon.nullable().optional(),
   sort: sort.optional(),
   visible: z.boolean().optional(),
+  platform_only: z
+    .boolean()
+    .optional()
+    .describe('listed only for platform administrators (pages whose routes answer only them)'),
 });
 export type CreateMenuInput = z.infer<typeof createMenuBody>;
 
@@ -48,6 +52,7 @@ export const menuView = z.object({
   icon: z.string().nullable(),
   sort: z.number().int(),
   visible: z.boolean(),
+  platform_only: z.boolean(),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -30,18 +30,20 @@ function nest(rows: MenuRow[]): MenuNode[] {
 }
 
 /**
- * What a user sees: visible entries whose code they hold (or that need none) and, when their
+ * What a user sees: visible entries whose code they hold (or that need none), platform-only
+ * entries for platform administrators alone, and, when their
  * tenant has a package, that it lists; a directory only when something under it is left, and a
  * button only under a page they see.
  */
 export function menusFor(
   tree: MenuNode[],
-  principal: Pick<Principal, 'permissions'>,
+  principal: Pick<Principal, 'permissions' | 'platformAdmin'>,
   allowed: Set<number> | null = null,
 ): MenuNode[] {
   const out: MenuNode[] = [];
   for (const node of tree) {
     if (!node.visible) continue;
+    if (node.platform_only && !principal.platformAdmin) continue;
     if (node.permission_code !== null && !hasPermission(principal, node.permission_code)) continue;
     // The tenant's package lists the pages and buttons it may use; directories follow them.
     if (allowed && node.kind !== 'directory' && !allowed.has(node.id)) continue;
@@ -94,6 +96,7 @@ export class MenusService {
           icon: input.icon ?? null,
           sort: input.sort ?? 0,
           visible: input.visible ?? true,
+          platform_only: input.platform_only ?? false,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -190,6 +190,9 @@ const en = {
     sort: 'Order',
     visible: 'Visible',
     hidden: 'Hidden',
+    platformOnly: 'Platform administrators only',
+    platformOnlyHelp:
+      'Listed only for platform administrators, whatever codes a tenant’s users hold',
     addChild: 'Add below',
     dragHelp: 'Drag an entry onto another to move it under it, or between two to reorder.',
     moved: 'The entry was moved.',

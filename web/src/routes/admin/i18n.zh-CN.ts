@@ -190,6 +190,8 @@ const zhCN: typeof en = {
     sort: '排序',
     visible: '显示',
     hidden: '隐藏',
+    platformOnly: '仅平台管理员',
+    platformOnlyHelp: '仅对平台管理员显示，与租户用户持有的权限码无关',
     addChild: '添加下级',
     dragHelp: '把菜单项拖到另一项上即移到其下，拖到两项之间即调整顺序。',
     moved: '菜单项已移动。',

@@ -6,7 +6,7 @@ import { usePlatformHealth } from '../../api/health';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { headingStyle } from './NoticesCard';
 
-/** Platform administrators' view of today: requests started and finished, and approvals. */
+/** Platform administrators' view of today: requests started and finished, and the last 24 hours' decisions. */
 export function TodayCard() {
   const { t } = useTranslation();
   const stats = useBpmStats(true);
@@ -16,26 +16,27 @@ export function TodayCard() {
     body = <ErrorState error={stats.error} onRetry={() => void stats.refetch()} />;
   else {
     const today = stats.data.trend_30d[stats.data.trend_30d.length - 1];
-    const finished = stats.data.definitions.reduce((n, d) => n + d.finished, 0);
-    const approved = stats.data.definitions.reduce((n, d) => n + d.approved, 0);
     body = (
       <Row gutter={[16, 16]}>
-        <Col xs={24} sm={8}>
+        <Col xs={12} md={6}>
           <Statistic
             title={t('dashboard.startedToday')}
             value={today?.started ?? 0}
             data-testid="dashboard-started-today"
           />
         </Col>
-        <Col xs={24} sm={8}>
+        <Col xs={12} md={6}>
           <Statistic title={t('dashboard.finishedToday')} value={today?.finished ?? 0} />
         </Col>
-        <Col xs={24} sm={8}>
+        <Col xs={12} md={6}>
           <Statistic
-            title={t('dashboard.approvedShare')}
-            value={finished ? Math.round((approved / finished) * 100) : '-'}
-            suffix={finished ? '%' : undefined}
+            title={t('dashboard.approved24h')}
+            value={stats.data.last_24h.approved}
+            data-testid="dashboard-approved-24h"
           />
+        </Col>
+        <Col xs={12} md={6}>
+          <Statistic title={t('dashboard.rejected24h')} value={stats.data.last_24h.rejected} />
         </Col>
       </Row>
     );

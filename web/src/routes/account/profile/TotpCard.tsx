@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, List, QRCode, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, data } from '../../../api/client';
+import { confirmTotp, disableTotp, enrollTotp, useTotpStatus } from '../../../api/account';
 import { showServerErrors } from '../../../form/serverErrors';
 import { ErrorState, LoadingState } from '../../../components/states';
 
@@ -90,13 +90,9 @@ export function TotpCard() {
   const [error, setError] = useState<string | null>(null);
   const [recovery, setRecovery] = useState<string[] | null>(null);
   const [password, setPassword] = useState('');
-  const status = useQuery({
-    queryKey: ['me', 'totp'],
-    queryFn: () => data(api.GET('/api/v1/me/totp')),
-  });
+  const status = useTotpStatus();
   const enroll = useMutation({
-    mutationFn: (current: string) =>
-      data(api.POST('/api/v1/me/totp/enroll', { body: { password: current } })),
+    mutationFn: enrollTotp,
     onMutate: (current) => {
       setError(null);
       setPassword(current);
@@ -111,8 +107,7 @@ export function TotpCard() {
       queryClient.invalidateQueries({ queryKey: ['me', 'sessions'] }),
     ]);
   const confirm = useMutation({
-    mutationFn: (code: string) =>
-      data(api.POST('/api/v1/me/totp/confirm', { body: { code, password } })),
+    mutationFn: (code: string) => confirmTotp({ code, password }),
     onMutate: () => setError(null),
     onSuccess: async (answer) => {
       setRecovery(answer.recovery_codes);
@@ -124,8 +119,7 @@ export function TotpCard() {
     onError: (err) => setError(showServerErrors(form, err)),
   });
   const disable = useMutation({
-    mutationFn: (body: { code: string; password: string }) =>
-      api.POST('/api/v1/me/totp/disable', { body }),
+    mutationFn: disableTotp,
     onMutate: () => setError(null),
     onSuccess: async () => {
       form.resetFields();

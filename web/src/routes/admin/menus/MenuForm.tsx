@@ -24,7 +24,7 @@ function cleaned(values: MenuInput): MenuInput {
   };
 }
 
-/** Creates or edits a menu entry: kind, name, route, the code it needs, icon, order, visible. */
+/** Creates or edits a menu entry: kind, name, route, the code it needs, icon, order, who sees it. */
 export function MenuForm({ edit, onClose }: { edit: MenuEdit; onClose: () => void }) {
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<MenuInput>();
@@ -51,12 +51,14 @@ export function MenuForm({ edit, onClose }: { edit: MenuEdit; onClose: () => voi
               icon: menu.icon ?? '',
               sort: menu.sort,
               visible: menu.visible,
+              platform_only: menu.platform_only,
             }
           : {
               kind: 'page',
               parent_id: 'parentId' in edit ? edit.parentId : null,
               sort: 0,
               visible: true,
+              platform_only: false,
             }
       }
       save={save}
@@ -102,6 +104,14 @@ export function MenuForm({ edit, onClose }: { edit: MenuEdit; onClose: () => voi
         <InputNumber style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="visible" label={t('menus.visible')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item
+        name="platform_only"
+        label={t('menus.platformOnly')}
+        extra={t('menus.platformOnlyHelp')}
+        valuePropName="checked"
+      >
         <Switch />
       </Form.Item>
     </FormModal>

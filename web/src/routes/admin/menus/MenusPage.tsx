@@ -50,6 +50,7 @@ export default function MenusPage() {
             <Typography.Text type="secondary">{m.permission_code}</Typography.Text>
           )}
           {!m.visible && <Tag color="warning">{t('menus.hidden')}</Tag>}
+          {m.platform_only && <Tag>{t('menus.platformOnly')}</Tag>}
           {m.kind !== 'button' && (
             <Button size="small" type="link" onClick={() => setEdit({ parentId: m.id })}>
               {t('menus.addChild')}

@@ -1,12 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Form, Input, Modal, Radio, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../api/client';
-import { useIdempotencyKey } from '../../../api/idempotency';
+import { useTaskAction, type ActionValues } from '../../../api/taskActions';
 import type { ActionName, FormSchema, InstanceDetail } from '../../../api/bpm';
 import { FormRenderer } from '../../../form/FormRenderer';
-import { fromSnapshot, toSubmission } from '../../../form/rules';
+import { fromSnapshot } from '../../../form/rules';
 import { showServerErrors } from '../../../form/serverErrors';
 import { PersonPicker } from '../../../form/PersonPicker';
 import { useAuth } from '../../../auth/AuthContext';
@@ -100,14 +98,6 @@ export function ActionBar({
   );
 }
 
-interface ActionValues {
-  comment?: string;
-  to_user_id?: number;
-  user_ids?: number[];
-  position?: 'parallel' | 'before' | 'after';
-  [field: string]: unknown;
-}
-
 function ActionModal({
   action,
   instance,
@@ -129,7 +119,6 @@ function ActionModal({
   const [form] = Form.useForm<ActionValues>();
   const { me } = useAuth();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const needsComment = COMMENT_REQUIRED.has(action);
   // The approver edits only the node's editable fields; the rest of the form stays as it is.
@@ -138,72 +127,17 @@ function ActionModal({
       ? { fields: schema.fields.filter((f) => editableFields.includes(f.key)) }
       : null;
 
-  const idempotency = useIdempotencyKey();
-  const run = useMutation({
-    mutationFn: async (v: ActionValues) => {
-      const comment = v.comment?.trim() ? v.comment : undefined;
-      const headers = idempotency.headers();
-      const task = { params: { path: { id: taskId ?? 0 } }, headers };
-      const inst = { params: { path: { id: instance.id } }, headers };
-      switch (action) {
-        case 'approve':
-          return api.POST('/api/v1/bpm/tasks/{id}/approve', {
-            ...task,
-            body: { comment, ...(editSchema ? { form: toSubmission(editSchema, v) } : {}) },
-          });
-        case 'reject':
-          return api.POST('/api/v1/bpm/tasks/{id}/reject', { ...task, body: { comment } });
-        case 'transfer':
-          return api.POST('/api/v1/bpm/tasks/{id}/transfer', {
-            ...task,
-            body: { to_user_id: v.to_user_id!, comment },
-          });
-        case 'delegate':
-          return api.POST('/api/v1/bpm/tasks/{id}/delegate', {
-            ...task,
-            body: { to_user_id: v.to_user_id!, comment },
-          });
-        case 'add_sign':
-          return api.POST('/api/v1/bpm/tasks/{id}/add-sign', {
-            ...task,
-            body: { user_ids: v.user_ids ?? [], position: v.position ?? 'parallel', comment },
-          });
-        case 'reduce_sign':
-          return api.POST('/api/v1/bpm/tasks/{id}/reduce-sign', {
-            ...task,
-            body: { user_ids: v.user_ids ?? [], comment },
-          });
-        case 'withdraw':
-          return api.POST('/api/v1/bpm/tasks/{id}/withdraw', { ...task, body: { comment } });
-        case 'urge':
-          return api.POST('/api/v1/bpm/instances/{id}/urge', { ...inst, body: { comment } });
-        case 'return_initiator':
-        case 'return_previous':
-          return api.POST('/api/v1/bpm/tasks/{id}/return', {
-            ...task,
-            body: { to: action === 'return_initiator' ? 'initiator' : 'previous', comment },
-          });
-        case 'resolve':
-          return api.POST('/api/v1/bpm/tasks/{id}/resolve', { ...task, body: { comment } });
-        case 'cancel':
-          return api.POST('/api/v1/bpm/instances/{id}/cancel', { ...inst, body: { comment } });
-        case 'terminate':
-          return api.POST('/api/v1/bpm/instances/{id}/terminate', { ...inst, body: { comment } });
-        case 'resubmit':
-          return api.POST('/api/v1/bpm/instances/{id}/resubmit', {
-            ...inst,
-            body: { form: toSubmission(schema ?? { fields: [] }, v) },
-          });
-      }
+  const run = useTaskAction(
+    action,
+    { instanceId: instance.id, taskId, schema, editSchema },
+    {
+      onSuccess: () => {
+        message.success(t('action.done', { action: t(`action.${action}`) }));
+        onDone();
+      },
+      onError: (err) => setError(showServerErrors(form, err)),
     },
-    onSettled: (_data, error) => idempotency.settled(error ?? undefined),
-    onSuccess: async () => {
-      message.success(t('action.done', { action: t(`action.${action}`) }));
-      await queryClient.invalidateQueries();
-      onDone();
-    },
-    onError: (err) => setError(showServerErrors(form, err)),
-  });
+  );
 
   return (
     <Modal

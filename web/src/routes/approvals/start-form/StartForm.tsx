@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Typography } fr
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { api, data } from '../../../api/client';
+import { previewStart, startRequest } from '../../../api/definitions';
 import { useIdempotencyKey } from '../../../api/idempotency';
 import type { ApprovalNode, Definition, FlowNode, SimulateResult } from '../../../api/bpm';
 import { walkTree } from '../../../diagram/tree';
@@ -69,13 +69,7 @@ function StartDefinition({ definition }: { definition: Definition }) {
   const simulate = useMutation({
     mutationFn: async () => {
       const values = await form.validateFields();
-      return data(
-        // The starter's own preview: no designer's code, always as the caller.
-        api.POST('/api/v1/bpm/definitions/{id}/preview', {
-          params: { path: { id: definition.id } },
-          body: { form: body(values).form, selected_assignees: body(values).selected_assignees },
-        }),
-      ) as Promise<SimulateResult>;
+      return previewStart(definition.id, body(values));
     },
     onSuccess: setPreview,
     onError: (err) => {
@@ -86,22 +80,8 @@ function StartDefinition({ definition }: { definition: Definition }) {
 
   const idempotency = useIdempotencyKey();
   const start = useMutation({
-    mutationFn: (values: Record<string, unknown>) => {
-      const b = body(values);
-      return data(
-        api.POST('/api/v1/bpm/instances', {
-          body: {
-            definition_id: definition.id,
-            form: b.form,
-            ...(b.title ? { title: b.title } : {}),
-            ...(Object.keys(b.selected_assignees).length
-              ? { selected_assignees: b.selected_assignees }
-              : {}),
-          },
-          headers: idempotency.headers(),
-        }),
-      ) as Promise<{ id: number }>;
-    },
+    mutationFn: (values: Record<string, unknown>) =>
+      startRequest(definition.id, body(values), idempotency.headers()),
     onSettled: (_data, error) => idempotency.settled(error ?? undefined),
     onSuccess: async (instance) => {
       message.success(t('start.started'));

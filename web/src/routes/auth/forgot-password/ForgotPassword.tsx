@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input, Result } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../../../api/client';
+import { requestPasswordReset } from '../../../api/signIn';
 import { ApiError } from '../../../api/errors';
 import { showServerErrors } from '../../../form/serverErrors';
 import { PublicCard } from '../PublicCard';
@@ -20,11 +20,9 @@ export default function ForgotPassword() {
   const [error, setError] = useState<string | null>(null);
   const forgot = useMutation({
     mutationFn: (v: ForgotForm) =>
-      api.POST('/api/v1/password/forgot', {
-        body: {
-          username_or_email: v.username_or_email.trim(),
-          ...(v.tenant_code?.trim() ? { tenant_code: v.tenant_code.trim() } : {}),
-        },
+      requestPasswordReset({
+        username_or_email: v.username_or_email.trim(),
+        ...(v.tenant_code?.trim() ? { tenant_code: v.tenant_code.trim() } : {}),
       }),
     onMutate: () => setError(null),
     onError: (err) => {

@@ -4,7 +4,7 @@ import { Alert, App, Button, Card, Form, Input, Select, Space, Typography } from
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, data } from '../../../api/client';
+import { fetchCaptcha, passwordLogin, type Captcha } from '../../../api/signIn';
 import { ApiError } from '../../../api/errors';
 import { useAuth } from '../../../auth/AuthContext';
 import { showServerErrors } from '../../../form/serverErrors';
@@ -31,13 +31,12 @@ export default function Login() {
   const navigate = useNavigate();
   const { signIn } = useAuth();
   const { message } = App.useApp();
-  const [captcha, setCaptcha] = useState<{ captcha_id: string; image: string } | null>(null);
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [totp, setTotp] = useState(false);
 
   const loadCaptcha = async () => {
-    const c = await data(api.GET('/api/v1/captcha'));
-    setCaptcha(c as { captcha_id: string; image: string });
+    setCaptcha(await fetchCaptcha());
     form.setFieldValue('captcha', '');
   };
 
@@ -50,10 +49,10 @@ export default function Login() {
         ...(captcha ? { captcha_id: captcha.captcha_id, captcha: values.captcha ?? '' } : {}),
         ...(totp && values.totp_code ? { totp_code: values.totp_code.trim() } : {}),
       };
-      return data(api.POST('/api/v1/login', { body }));
+      return passwordLogin(body);
     },
     onSuccess: async (result) => {
-      await signIn(result as { access_token: string; refresh_token: string });
+      await signIn(result);
       message.success(t('login.welcome'));
       await navigate(safeRedirect(params.get('redirect')), { replace: true });
     },

@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../../api/client';
+import { resetPassword } from '../../../api/signIn';
 import { NewPasswordFields } from '../../../form/NewPasswordFields';
 import { showServerErrors } from '../../../form/serverErrors';
 import { PublicCard } from '../PublicCard';
@@ -27,9 +27,7 @@ export default function ResetPassword() {
   const [error, setError] = useState<string | null>(null);
   const reset = useMutation({
     mutationFn: (v: ResetForm) =>
-      api.POST('/api/v1/password/reset', {
-        body: { token: v.token.trim(), new_password: v.new_password },
-      }),
+      resetPassword({ token: v.token.trim(), new_password: v.new_password }),
     onMutate: () => setError(null),
     onSuccess: () => navigate('/login', { replace: true, state: { accountNotice: 'reset' } }),
     onError: (err) => setError(showServerErrors(form, err)),

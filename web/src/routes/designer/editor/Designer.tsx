@@ -3,7 +3,12 @@ import { Alert, App, Button, Card, Form, Space, Table, Tabs, Tag, Typography } f
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, data } from '../../../api/client';
+import {
+  newDefinitionVersion,
+  publishDefinition,
+  saveDefinition,
+  simulateDefinition,
+} from '../../../api/definitions';
 import type { Branch, Definition, FlowNode, FormSchema, SimulateResult } from '../../../api/bpm';
 import { ApiError, messageOf } from '../../../api/errors';
 import { FormRenderer } from '../../../form/FormRenderer';
@@ -107,29 +112,20 @@ function DesignerFor({ definition }: { definition: Definition }) {
 
   const save = useMutation({
     mutationFn: () =>
-      data(
-        api.PUT('/api/v1/bpm/definitions/{id}', {
-          params: { path: { id: definition.id } },
-          body: {
-            name,
-            category: category || null,
-            form_schema: schema as never,
-            node_tree: tree as never,
-            starters,
-          },
-        }),
-      ),
+      saveDefinition(definition.id, {
+        name,
+        category: category || null,
+        form_schema: schema,
+        node_tree: tree,
+        starters,
+      }),
     onSuccess: () => message.success(t('designer.saved')),
     onError: setProblem,
   });
   const publish = useMutation({
     mutationFn: async () => {
       await save.mutateAsync();
-      return data(
-        api.POST('/api/v1/bpm/definitions/{id}/publish', {
-          params: { path: { id: definition.id } },
-        }),
-      );
+      return publishDefinition(definition.id);
     },
     onSuccess: async (published) => {
       message.success(t('designer.published'));
@@ -140,12 +136,7 @@ function DesignerFor({ definition }: { definition: Definition }) {
     onError: setProblem,
   });
   const newVersion = useMutation({
-    mutationFn: () =>
-      data(
-        api.POST('/api/v1/bpm/definitions/{id}/new-version', {
-          params: { path: { id: definition.id } },
-        }),
-      ) as Promise<Definition>,
+    mutationFn: () => newDefinitionVersion(definition.id),
     onSuccess: (d) => navigate(`/designer/${d.id}`),
     onError: (e) => message.error(messageOf(e)),
   });
@@ -153,17 +144,12 @@ function DesignerFor({ definition }: { definition: Definition }) {
     mutationFn: async () => {
       if (editable) await save.mutateAsync();
       const values = await sample.validateFields();
-      return data(
-        api.POST('/api/v1/bpm/definitions/{id}/simulate', {
-          params: { path: { id: definition.id } },
-          // The route as the chosen starter would meet it (their department, their leaders);
-          // without one, as the designer themself.
-          body: {
-            form: toSubmission(schema, values),
-            ...(starter ? { initiator_id: starter } : {}),
-          },
-        }),
-      ) as Promise<SimulateResult>;
+      // The route as the chosen starter would meet it (their department, their leaders);
+      // without one, as the designer themself.
+      return simulateDefinition(definition.id, {
+        form: toSubmission(schema, values),
+        ...(starter ? { initiator_id: starter } : {}),
+      });
     },
     onSuccess: setDryRun,
     onError: (e) => {
