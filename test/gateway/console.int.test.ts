@@ -105,6 +105,20 @@ describe('the console served by the gateway', () => {
     expect(wrongMethod.text).not.toMatch(/<html|<!doctype/i);
   });
 
+  it('answers /monitor with the page on a reload or a direct link, the bare API aliases under it unchanged', async () => {
+    for (const path of ['/monitor', '/monitor?tab=alerts&status=firing', '/monitor/']) {
+      const res = await platform.call('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(res.text, path).toBe(INDEX);
+      expectPagePolicy(res.headers, path);
+    }
+    // `/monitor/services` is still the API's alias of /api/v1/monitor/services (sign-in needed).
+    const services = await platform.call('GET', '/monitor/services');
+    expect(services.status).toBe(401);
+    expect(services.text).not.toMatch(/<html|<!doctype/i);
+  });
+
   it('answers robots.txt as text that keeps crawlers out, never the console page', async () => {
     const res = await platform.call('GET', '/robots.txt');
     expect(res.status).toBe(200);

@@ -5,9 +5,17 @@ export interface Person {
   password: string;
 }
 
-/** A browser of its own for each person, signed in through the sign-in page. */
-export async function signedIn(browser: Browser, person: Person, path = '/todo'): Promise<Page> {
-  const context = await browser.newContext();
+/**
+ * A browser of its own for each person, signed in through the sign-in page (of the platform at
+ * `baseURL`, when a spec starts one of its own).
+ */
+export async function signedIn(
+  browser: Browser,
+  person: Person,
+  path = '/todo',
+  baseURL?: string,
+): Promise<Page> {
+  const context = await browser.newContext(baseURL ? { baseURL } : {});
   const page = await context.newPage();
   await page.goto(path);
   await page.getByLabel('Username').fill(person.username);

@@ -17,10 +17,12 @@ const API_PATH = /^\/(api|oauth2|password|uploads|metrics|\.well-known)(\/|$|\?)
 
 /**
  * Console routes whose path is also an API alias's prefix: `/password` is the first-sign-in
- * password page, while `/password/forgot` and `/password/reset` are the API's. A page request
- * for the bare path (GET or HEAD) gets index.html before the API's proxy can answer it 404.
+ * password page, while `/password/forgot` and `/password/reset` are the API's; `/monitor` is
+ * the monitor page, while `/monitor/services` and the rest are the monitor API's bare aliases.
+ * A page request for the bare path (GET or HEAD) gets index.html before the API's proxy can
+ * answer it (404, or 401 without a token).
  */
-const PAGES_UNDER_API_PREFIX = /^\/password\/?(\?.*)?$/;
+const PAGES_UNDER_API_PREFIX = /^\/(password|monitor)\/?(\?.*)?$/;
 
 /**
  * What crawlers may index: nothing. The console is a signed-in application; its sign-in page
