@@ -258,7 +258,7 @@ describe('alert evaluation', () => {
         userIds: [adminId],
         category: 'monitor_alert',
         title: `Alert: ${created.name}`,
-        link: '/monitor/alerts',
+        link: '/monitor?tab=alerts',
       }),
     ]);
     // Still breaching: the same alert, no second notice.

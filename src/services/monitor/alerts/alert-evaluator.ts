@@ -19,7 +19,7 @@ import {
 export const CERTIFICATE_WARNING_DAYS = 30;
 const DAY_MS = 24 * 3600 * 1000;
 /** Where a notice points: the console's alert list. */
-const ALERTS_LINK = '/monitor/alerts';
+const ALERTS_LINK = '/monitor?tab=alerts';
 
 export interface AlertEvaluatorOptions {
   db: MonitorDb;
