@@ -115,6 +115,7 @@ export function ColumnsEditor() {
                                   min={16}
                                   max={10000}
                                   precision={0}
+                                  controls={false}
                                   placeholder="255"
                                   style={{ width: '100%' }}
                                 />

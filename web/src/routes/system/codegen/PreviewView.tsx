@@ -20,7 +20,11 @@ export function PreviewView({ files }: { files: GeneratedFile[] }) {
   return (
     <Row gutter={[16, 12]}>
       <Col xs={24} lg={8}>
-        <nav aria-label={t('codegen.fileList')} data-testid="generated-files">
+        <nav
+          aria-label={t('codegen.fileList')}
+          data-testid="generated-files"
+          style={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+        >
           {files.map((f, i) => (
             <Button
               key={f.path}
@@ -34,6 +38,7 @@ export function PreviewView({ files }: { files: GeneratedFile[] }) {
                 width: '100%',
                 justifyContent: 'flex-start',
                 height: 'auto',
+                padding: '4px 8px',
                 whiteSpace: 'normal',
                 wordBreak: 'break-all',
                 textAlign: 'left',

@@ -83,7 +83,15 @@ export function ClientForm({ client, onClose, onSecret }: Props) {
       <Form.Item
         name="grant_types"
         label={t('oauth.grantTypes')}
-        rules={[{ required: true, type: 'array', min: 1, message: t('oauth.grantsRequired') }]}
+        // A validator, not `required`: antd would put aria-required on the checkbox group's box,
+        // which has no role that takes it (axe).
+        rules={[
+          {
+            validator: async (_, value?: unknown[]) => {
+              if (!value || value.length === 0) throw new Error(t('oauth.grantsRequired'));
+            },
+          },
+        ]}
       >
         <Checkbox.Group
           options={GRANT_TYPES.map((g) => ({
@@ -113,7 +121,13 @@ export function ClientForm({ client, onClose, onSecret }: Props) {
         />
       </Form.Item>
       <Form.Item name="token_rate_per_minute" label={t('oauth.rate')} extra={t('oauth.rateHelp')}>
-        <InputNumber min={0} max={100000} precision={0} style={{ width: '100%' }} />
+        <InputNumber
+          min={0}
+          max={100000}
+          precision={0}
+          controls={false}
+          style={{ width: '100%' }}
+        />
       </Form.Item>
     </FormModal>
   );
