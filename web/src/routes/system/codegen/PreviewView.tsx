@@ -20,7 +20,8 @@ export function PreviewView({ files }: { files: GeneratedFile[] }) {
   return (
     <Row gutter={[16, 12]}>
       <Col xs={24} lg={8}>
-        <nav
+        <div
+          role="group"
           aria-label={t('codegen.fileList')}
           data-testid="generated-files"
           style={{ display: 'flex', flexDirection: 'column', gap: 2 }}
@@ -49,7 +50,7 @@ export function PreviewView({ files }: { files: GeneratedFile[] }) {
               {f.path}
             </Button>
           ))}
-        </nav>
+        </div>
       </Col>
       <Col xs={24} lg={16}>
         <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 8 }} wrap>
