@@ -142,6 +142,26 @@ describe('preview', () => {
   });
 });
 
+describe('status', () => {
+  it('says whether writing is on, and names the directory only then', async () => {
+    const on = dataOf(await enabled.call('GET', '/api/v1/codegen/status', { token: admin }));
+    expect(on).toEqual({ write_enabled: true, directory: dir });
+    const off = dataOf(
+      await disabled.call('GET', '/api/v1/codegen/status', { token: await disabled.adminToken() }),
+    );
+    expect(off).toEqual({ write_enabled: false, directory: null });
+  });
+
+  it("is refused like the preview: a tenant's administrator and a user without the code", async () => {
+    const tenant = await createTenantWithAdmin(enabled, admin);
+    const user = await signedInUserWith(enabled, admin, ['system:user:list']);
+    for (const token of [tenant.token, user.token]) {
+      const res = await enabled.call('GET', '/api/v1/codegen/status', { token });
+      expect([res.status, res.body.code]).toEqual([403, 40300]);
+    }
+  });
+});
+
 describe('write', () => {
   it('is 404 unless CODEGEN_WRITE_ENABLED=true, and writes nothing', async () => {
     const before = await files();

@@ -20,6 +20,7 @@ import { setRouteTable } from './layout/routeTable';
 import { auditRoutes } from './routes/audit/routes';
 import { approvalsRoutes } from './routes/approvals/routes';
 import { monitorRoutes } from './routes/monitor/routes';
+import { systemToolsRoutes } from './routes/system/tools-routes';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -240,6 +241,7 @@ const routes: RouteObject[] = [
       ...approvalsRoutes,
       ...auditRoutes,
       ...monitorRoutes,
+      ...systemToolsRoutes,
       {
         path: '*',
         element: (

@@ -6,7 +6,7 @@ export const CODEGEN_PERMISSIONS = [
     code: 'system:codegen:preview',
     platformOnly: true,
     description: 'See the files the code generator would write for a table description',
-    routes: ['POST /api/v1/codegen/preview'],
+    routes: ['GET /api/v1/codegen/status', 'POST /api/v1/codegen/preview'],
   },
   {
     code: 'system:codegen:write',

@@ -2,7 +2,12 @@ import { principalOf, requirePlatformAdmin } from '../../platform/auth/guard.js'
 import { ok } from '../../platform/http/envelope.js';
 import type { HttpApp } from '../../platform/http/server.js';
 import { requirePermission } from './codegen.permissions.js';
-import { moduleSpecBody, previewEnvelope, writeEnvelope } from './codegen.schema.js';
+import {
+  moduleSpecBody,
+  previewEnvelope,
+  statusEnvelope,
+  writeEnvelope,
+} from './codegen.schema.js';
 import type { CodegenProject } from './project.js';
 
 const tags = ['codegen'];
@@ -17,6 +22,25 @@ export function registerCodegenRoutes(
   project: CodegenProject,
   options: { writeEnabled: boolean },
 ): void {
+  // What the console needs to know before it offers a write: whether the route exists, and where
+  // it would write (named in the confirmation). Nothing is revealed to whoever cannot preview.
+  app.get(
+    '/api/v1/codegen/status',
+    {
+      onRequest: [requirePlatformAdmin, requirePermission('system:codegen:preview')],
+      schema: {
+        tags,
+        summary: 'Whether this server writes generated modules, and into which directory',
+        response: { 200: statusEnvelope },
+      },
+    },
+    async () =>
+      ok({
+        write_enabled: options.writeEnabled,
+        directory: options.writeEnabled ? project.root : null,
+      }),
+  );
+
   app.post(
     '/api/v1/codegen/preview',
     {

@@ -72,6 +72,15 @@ const generatedFiles = z.object({
 });
 
 export const previewEnvelope = envelopeOf(generatedFiles);
+export const statusEnvelope = envelopeOf(
+  z.object({
+    write_enabled: z.boolean().describe('whether POST /api/v1/codegen/write exists here'),
+    directory: z
+      .string()
+      .nullable()
+      .describe('the project a write goes into; null when writing is off'),
+  }),
+);
 export const writeEnvelope = envelopeOf(
   z.object({ directory: z.string(), paths: z.array(z.string()) }),
 );

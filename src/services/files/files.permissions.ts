@@ -9,9 +9,9 @@ export const FILES_PERMISSIONS = [
   {
     code: 'system:file:list',
     description:
-      "List the tenant's files; get links to files other users uploaded (GET /api/v1/files/:id/url)",
+      "List the tenant's files and its storage usage; get links to files other users uploaded (GET /api/v1/files/:id/url)",
     // Listed: the routes the code guards whole; a link to one's own file needs no code.
-    routes: ['GET /api/v1/files'],
+    routes: ['GET /api/v1/files', 'GET /api/v1/files/usage'],
   },
   {
     code: 'system:file:delete',

@@ -13,6 +13,7 @@ import {
   fileEnvelope,
   fileListEnvelope,
   linkEnvelope,
+  usageEnvelope,
 } from './files.schema.js';
 import type { FilesService } from './files.service.js';
 import type { UrlSigner } from './url-signer.js';
@@ -103,6 +104,19 @@ export async function registerFilesRoutes(
       const { list, total } = await service.list(principalOf(request).tenantId, page);
       return ok(pageResult(list, total, page));
     },
+  );
+
+  app.get(
+    `${UPLOAD_PATH}/usage`,
+    {
+      preHandler: requirePermission('system:file:list'),
+      schema: {
+        tags,
+        summary: "The tenant's stored bytes against its quota (0: unlimited)",
+        response: { 200: usageEnvelope },
+      },
+    },
+    async (request) => ok(await service.usage(principalOf(request).tenantId)),
   );
 
   app.get(

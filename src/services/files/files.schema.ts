@@ -16,6 +16,12 @@ export const fileView = z.object({
 export const fileEnvelope = envelopeOf(fileView);
 export const fileListEnvelope = envelopeOf(listOf(fileView));
 export const linkEnvelope = envelopeOf(z.object({ url: z.string(), expires_at: z.string() }));
+export const usageEnvelope = envelopeOf(
+  z.object({
+    used_bytes: z.number().int().describe("the tenant's stored bytes"),
+    quota_bytes: z.number().int().describe('what it may store; 0: unlimited'),
+  }),
+);
 
 /** The link's parts are read loosely: anything wrong with them is a 404, never a 400. */
 export const downloadParams = z.object({ key: z.string().max(200) });

@@ -174,6 +174,12 @@ export class FilesService {
     return row;
   }
 
+  /** The tenant's stored bytes and its quota in bytes (0: unlimited), read now. */
+  async usage(tenantId: number) {
+    const [used, limit] = await Promise.all([usageOf(this.o.db, tenantId), this.limitOf(tenantId)]);
+    return { used_bytes: used, quota_bytes: limit ?? 0 };
+  }
+
   async list(tenantId: number, page: Page) {
     const { rows, total } = await listFiles(this.o.db, tenantId, page);
     return { list: rows.map((row) => this.view(row)), total };

@@ -1,10 +1,15 @@
 /**
- * Uploads to `POST /api/v1/files`. The one call not made through openapi-fetch: fetch cannot
- * report upload progress, so this sends an XMLHttpRequest, authenticated as the client's
- * middleware does (bearer token, device id) and renewed the same way on an expired token.
+ * The files service. Uploads go to `POST /api/v1/files`: the one call not made through
+ * openapi-fetch, since fetch cannot report upload progress; it sends an XMLHttpRequest,
+ * authenticated as the client's middleware does (bearer token, device id) and renewed the same
+ * way on an expired token. The tenant's list, its usage, fresh links and deletes are hooks over
+ * the generated client (the files page, `/system/files`).
  */
-import { EXPIRED, refreshOnce, signedOut } from './client';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, data, EXPIRED, refreshOnce, signedOut } from './client';
 import { ApiError } from './errors';
+import type { Ok, Query } from './operationTypes';
+import type { operations } from './schema';
 import { deviceId, readTokens } from './session';
 
 /** `data` of an upload (docs/api.md, Files). */
@@ -104,4 +109,62 @@ export function formatSize(bytes: number): string {
     i += 1;
   }
   return `${v >= 10 ? Math.round(v) : Math.round(v * 10) / 10} ${units[i]}`;
+}
+
+/** One file of the tenant as the list shows it, with a link that works until `expires_at`. */
+export type StoredFile = Ok<operations['getFiles']>['list'][number];
+export type FileQuery = Query<operations['getFiles']>;
+/** The tenant's stored bytes against its quota in bytes (0: unlimited). */
+export type FileUsage = Ok<operations['getFilesUsage']>;
+
+/** Every key starts with `files`, so an upload or a delete refreshes the list and the usage. */
+export const filesKeys = {
+  all: ['files'] as const,
+  list: (query: FileQuery) => ['files', 'list', query] as const,
+  usage: ['files', 'usage'] as const,
+};
+
+/** A page of the tenant's files, newest first (`system:file:list`). */
+export function useFiles(query: FileQuery) {
+  return useQuery({
+    queryKey: filesKeys.list(query),
+    queryFn: () => data(api.GET('/api/v1/files', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The tenant's storage usage and quota (`system:file:list`). */
+export function useFileUsage() {
+  return useQuery({
+    queryKey: filesKeys.usage,
+    queryFn: () => data(api.GET('/api/v1/files/usage')),
+  });
+}
+
+/** A fresh signed link to a file: the list's own may have expired while the page stood open. */
+export async function freshFileLink(id: number): Promise<string> {
+  const link = await data(api.GET('/api/v1/files/{id}/url', { params: { path: { id } } }));
+  return link.url;
+}
+
+function useFilesMutation<V, R>(fn: (v: V) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => client.invalidateQueries({ queryKey: filesKeys.all }),
+  });
+}
+
+/** Uploads one file (with its progress) and refreshes the list and the usage. */
+export function useUploadFile() {
+  return useFilesMutation((v: { file: File; onProgress?: (percent: number) => void }) =>
+    uploadFile(v.file, { onProgress: v.onProgress }),
+  );
+}
+
+/** Deletes a file; 409 (40900) while a running request holds it. */
+export function useDeleteFile() {
+  return useFilesMutation(async (id: number) => {
+    await api.DELETE('/api/v1/files/{id}', { params: { path: { id } } });
+  });
 }

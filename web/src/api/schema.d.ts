@@ -810,6 +810,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/codegen/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether this server writes generated modules, and into which directory */
+        get: operations["getCodegenStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/codegen/write": {
         parameters: {
             query?: never;
@@ -925,6 +942,23 @@ export interface paths {
         };
         /** A fresh signed link to a file (own files; others with system:file:list) */
         get: operations["getFilesByIdUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's stored bytes against its quota (0: unlimited) */
+        get: operations["getFilesUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6494,6 +6528,41 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getCodegenStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @description whether POST /api/v1/codegen/write exists here */
+                            write_enabled: boolean;
+                            /** @description the project a write goes into; null when writing is off */
+                            directory: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     postCodegenWrite: {
         parameters: {
             query?: never;
@@ -6974,6 +7043,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getFilesUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        data: {
+                            /** @description the tenant's stored bytes */
+                            used_bytes: number;
+                            /** @description what it may store; 0: unlimited */
+                            quota_bytes: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };

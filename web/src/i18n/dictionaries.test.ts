@@ -7,6 +7,7 @@ import admin from '../routes/admin/i18n';
 import audit from '../routes/audit/i18n';
 import approvals from '../routes/approvals/i18n';
 import monitor from '../routes/monitor/i18n';
+import systemTools from '../routes/system/tools-i18n';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -20,6 +21,7 @@ describe('dictionaries', () => {
     ['audit', audit.en, audit['zh-CN']],
     ['approvals', approvals.en, approvals['zh-CN']],
     ['monitor', monitor.en, monitor['zh-CN']],
+    ['systemTools', systemTools.en, systemTools['zh-CN']],
   ])('%s: the same keys in English and Simplified Chinese, none empty', (_ns, en, zhCN) => {
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
     expect(keys(shellZhCN).sort()).toEqual(keys(shellEn).sort());

@@ -8,6 +8,7 @@ import admin from '../routes/admin/i18n';
 import audit from '../routes/audit/i18n';
 import approvals from '../routes/approvals/i18n';
 import monitor from '../routes/monitor/i18n';
+import systemTools from '../routes/system/tools-i18n';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -32,6 +33,7 @@ for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'admin', admin[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'audit', audit[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'approvals', approvals[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'monitor', monitor[lng]);
+for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'systemTools', systemTools[lng]);
 document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */

@@ -4,6 +4,8 @@ const en = {
     actions: 'Actions',
     cancel: 'Cancel',
     close: 'Close',
+    copied: 'Copied to the clipboard.',
+    copyFailed: 'The browser did not allow copying: select the text and copy it yourself.',
     delete: 'Delete',
     deleted: '{{name}} was deleted.',
     edit: 'Edit',

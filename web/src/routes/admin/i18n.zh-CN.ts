@@ -6,6 +6,8 @@ const zhCN: typeof en = {
     actions: '操作',
     cancel: '取消',
     close: '关闭',
+    copied: '已复制到剪贴板。',
+    copyFailed: '浏览器不允许复制：请选中文本后自行复制。',
     delete: '删除',
     deleted: '已删除 {{name}}。',
     edit: '编辑',
