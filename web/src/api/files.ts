@@ -4,7 +4,7 @@
  * middleware does (bearer token, device id) and renewed the same way on an expired token.
  */
 import { EXPIRED, refreshOnce, signedOut } from './client';
-import { ApiError } from './errors';
+import { ApiError, isCustomText } from './errors';
 import { deviceId, readTokens } from './session';
 
 /** `data` of an upload (docs/api.md, Files). */
@@ -29,6 +29,8 @@ interface Answer {
   status: number;
   body: { code?: number; message?: string; data?: unknown } | null;
   statusText: string;
+  /** An administrator's text for the code (see errors.ts). */
+  custom: boolean;
 }
 
 function send(file: File, options: UploadOptions): Promise<Answer> {
@@ -49,7 +51,8 @@ function send(file: File, options: UploadOptions): Promise<Answer> {
       } catch {
         body = null;
       }
-      resolve({ status: xhr.status, body, statusText: xhr.statusText });
+      const custom = isCustomText((name) => xhr.getResponseHeader(name));
+      resolve({ status: xhr.status, body, statusText: xhr.statusText, custom });
     };
     xhr.onerror = () => reject(new ApiError(0, 0, 'network error', null));
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
@@ -83,6 +86,7 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     codeOf(answer),
     answer.body?.message ?? answer.statusText,
     answer.body?.data ?? null,
+    answer.custom,
   );
 }
 
