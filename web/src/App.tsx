@@ -19,6 +19,7 @@ import { adminRoutes } from './routes/admin/routes';
 import { setRouteTable } from './layout/routeTable';
 import { auditRoutes } from './routes/audit/routes';
 import { approvalsRoutes } from './routes/approvals/routes';
+import { systemRoutes } from './routes/system/routes';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -238,6 +239,7 @@ const routes: RouteObject[] = [
       ...adminRoutes,
       ...approvalsRoutes,
       ...auditRoutes,
+      ...systemRoutes,
       {
         path: '*',
         element: (

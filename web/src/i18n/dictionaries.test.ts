@@ -6,6 +6,7 @@ import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
 import audit from '../routes/audit/i18n';
 import approvals from '../routes/approvals/i18n';
+import system from '../routes/system/i18n';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -18,6 +19,7 @@ describe('dictionaries', () => {
     ['admin', admin.en, admin['zh-CN']],
     ['audit', audit.en, audit['zh-CN']],
     ['approvals', approvals.en, approvals['zh-CN']],
+    ['system', system.en, system['zh-CN']],
   ])('%s: the same keys in English and Simplified Chinese, none empty', (_ns, en, zhCN) => {
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
     expect(keys(shellZhCN).sort()).toEqual(keys(shellEn).sort());

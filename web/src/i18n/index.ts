@@ -7,6 +7,7 @@ import zhCN from './zh-CN';
 import admin from '../routes/admin/i18n';
 import audit from '../routes/audit/i18n';
 import approvals from '../routes/approvals/i18n';
+import system from '../routes/system/i18n';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -30,6 +31,7 @@ void i18n.use(initReactI18next).init({
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'admin', admin[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'audit', audit[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'approvals', approvals[lng]);
+for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'system', system[lng]);
 document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */
