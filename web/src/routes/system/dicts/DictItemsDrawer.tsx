@@ -108,7 +108,7 @@ export function DictItemsDrawer({
                       style={{
                         border: `1px solid ${token.colorBorderSecondary}`,
                         borderRadius: token.borderRadius,
-                        padding: '8px 12px',
+                        padding: '8px 12px 0',
                         marginBottom: 8,
                       }}
                     >

@@ -1,4 +1,4 @@
-import { Button, Input, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Input, Select, Space, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -13,7 +13,7 @@ import { ConfirmButton } from '../../admin/shared/ConfirmButton';
 import { useListQuery } from '../../admin/shared/listQuery';
 import { useNotify } from '../../admin/shared/useNotify';
 import { matchesKeyword, pageOf } from '../shared/catalogue';
-import { timeOf } from '../shared/format';
+import { TextState, Wrapped } from '../shared/Wrapped';
 import { ErrorTextForm } from './ErrorTextForm';
 
 const FILTERS = ['keyword', 'overridden'] as const;
@@ -55,25 +55,28 @@ export default function ErrorTextsPage() {
     { title: t('errorTexts.code'), dataIndex: 'code', key: 'code' },
     { title: t('errorTexts.status'), dataIndex: 'http_status', key: 'http_status' },
     {
-      title: t('errorTexts.consoleText'),
-      key: 'console',
-      render: (_, e) => consoleText(e.code) || '-',
+      title: t('errorTexts.defaultText'),
+      key: 'default',
+      render: (_, e) => (
+        <Wrapped width={300}>
+          <div>{consoleText(e.code) || e.default_message}</div>
+          <Typography.Text type="secondary">
+            {t('errorTexts.serverText', { text: e.default_message })}
+          </Typography.Text>
+        </Wrapped>
+      ),
     },
-    { title: t('errorTexts.defaultMessage'), dataIndex: 'default_message', key: 'default' },
     {
       title: t('errorTexts.message'),
       key: 'message',
-      render: (_, e) =>
-        e.overridden ? (
-          <Space size={4} wrap>
-            <Tag color="warning">{t('common.custom')}</Tag>
+      render: (_, e) => (
+        <TextState overridden={e.overridden} updatedAt={e.updated_at}>
+          <Wrapped width={260}>
             <Typography.Text strong>{e.message}</Typography.Text>
-          </Space>
-        ) : (
-          <Tag>{t('common.default')}</Tag>
-        ),
+          </Wrapped>
+        </TextState>
+      ),
     },
-    { title: t('common.updatedAt'), key: 'updated_at', render: (_, e) => timeOf(e.updated_at) },
   ];
   if (mayChange) {
     columns.push({

@@ -14,6 +14,7 @@ import { ConfirmButton } from '../../admin/shared/ConfirmButton';
 import { useListQuery } from '../../admin/shared/listQuery';
 import { useNotify } from '../../admin/shared/useNotify';
 import { timeOf } from '../shared/format';
+import { Wrapped } from '../shared/Wrapped';
 import { NoticeForm } from './NoticeForm';
 import { LEVEL_COLOURS, LEVELS, noticeState, STATE_COLOURS } from './noticeState';
 
@@ -79,7 +80,11 @@ export default function NoticesPage() {
   };
 
   const columns: TableColumnsType<Notice> = [
-    { title: t('notice.noticeTitle'), dataIndex: 'title', key: 'title' },
+    {
+      title: t('notice.noticeTitle'),
+      key: 'title',
+      render: (_, n) => <Wrapped width={260}>{n.title}</Wrapped>,
+    },
     {
       title: t('notice.level'),
       key: 'level',
@@ -138,7 +143,7 @@ export default function NoticesPage() {
               style={{ width: 220 }}
             />
             <Select
-              aria-label={t('notice.level')}
+              aria-label={t('notice.levelFilter')}
               placeholder={t('notice.anyLevel')}
               value={isLevel(level) ? level : undefined}
               allowClear

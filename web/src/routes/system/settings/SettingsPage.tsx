@@ -13,6 +13,7 @@ import { ConfirmButton } from '../../admin/shared/ConfirmButton';
 import { useListQuery } from '../../admin/shared/listQuery';
 import { useNotify } from '../../admin/shared/useNotify';
 import { timeOf } from '../shared/format';
+import { Wrapped } from '../shared/Wrapped';
 import { SettingForm } from './SettingForm';
 import { previewOf } from './settingValue';
 
@@ -60,7 +61,11 @@ export default function SettingsPage() {
           </Typography.Text>
         ),
     },
-    { title: t('settings.description'), dataIndex: 'description', key: 'description' },
+    {
+      title: t('settings.description'),
+      key: 'description',
+      render: (_, s) => <Wrapped width={260}>{s.description}</Wrapped>,
+    },
     { title: t('common.updatedAt'), key: 'updated_at', render: (_, s) => timeOf(s.updated_at) },
   ];
   if (mayChange) {

@@ -1,4 +1,4 @@
-import { Button, Input, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Input, Select, Space, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -13,7 +13,7 @@ import { ConfirmButton } from '../../admin/shared/ConfirmButton';
 import { useListQuery } from '../../admin/shared/listQuery';
 import { useNotify } from '../../admin/shared/useNotify';
 import { matchesKeyword, pageOf } from '../shared/catalogue';
-import { timeOf } from '../shared/format';
+import { TextState, Wrapped } from '../shared/Wrapped';
 import { placeholderOf } from './placeholders';
 import { TemplateForm } from './TemplateForm';
 import { useTemplateWords } from './useTemplateWords';
@@ -55,19 +55,25 @@ export default function TemplatesPage() {
       title: t('templates.key'),
       key: 'key',
       render: (_, e) => (
-        <Space orientation="vertical" size={0}>
+        <Wrapped width={240}>
           <Typography.Text code>{e.key}</Typography.Text>
-          <Typography.Text type="secondary">{words.about(e)}</Typography.Text>
-        </Space>
+          <div>
+            <Typography.Text type="secondary">{words.about(e)}</Typography.Text>
+          </div>
+        </Wrapped>
       ),
     },
     { title: t('templates.lang'), key: 'lang', render: (_, e) => words.lang(e.lang) },
-    { title: t('templates.titleField'), dataIndex: 'title', key: 'title' },
+    {
+      title: t('templates.titleField'),
+      key: 'title',
+      render: (_, e) => <Wrapped width={220}>{e.title}</Wrapped>,
+    },
     {
       title: t('templates.placeholders'),
       key: 'placeholders',
       render: (_, e) => (
-        <Space size={4} wrap>
+        <Space orientation="vertical" size={2}>
           {e.placeholders.map((p) => (
             <Typography.Text key={p} code>
               {placeholderOf(p)}
@@ -79,14 +85,8 @@ export default function TemplatesPage() {
     {
       title: t('templates.state'),
       key: 'state',
-      render: (_, e) =>
-        e.overridden ? (
-          <Tag color="warning">{t('common.custom')}</Tag>
-        ) : (
-          <Tag>{t('common.default')}</Tag>
-        ),
+      render: (_, e) => <TextState overridden={e.overridden} updatedAt={e.updated_at} />,
     },
-    { title: t('common.updatedAt'), key: 'updated_at', render: (_, e) => timeOf(e.updated_at) },
   ];
   if (mayChange) {
     columns.push({
