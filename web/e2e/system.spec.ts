@@ -430,6 +430,18 @@ test('the system pages read in Simplified Chinese', async ({ browser }) => {
   await page.context().close();
 });
 
+test('the navigation leads to every system page', async ({ browser }) => {
+  const page = await signedIn(browser, admin, '/');
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await nav.getByRole('menuitem', { name: 'System' }).click();
+  for (const { path, ready } of PAGES) {
+    await nav.getByRole('menuitem', { name: ready }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('heading', { name: 'No access' })).toHaveCount(0);
+  }
+  await page.context().close();
+});
+
 test('a user without the codes gets the 403 page on a deep link', async ({ browser, request }) => {
   const { token } = await apiLogin(request, admin.username, admin.password);
   const plain = await createUser(request, token, 'Plain');

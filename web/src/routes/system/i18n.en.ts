@@ -144,7 +144,6 @@ const en = {
     titleHelp: 'The notice’s title, or the mail’s subject',
     body: 'Text',
     placeholders: 'Placeholders',
-    placeholdersHelp: 'This template may use:',
     unknownPlaceholders: 'Not a placeholder of this template: {{names}}',
     defaultText: 'The default text',
     editTitle: 'Edit template {{key}} ({{lang}})',

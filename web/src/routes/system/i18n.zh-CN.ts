@@ -140,7 +140,6 @@ const zhCN: typeof en = {
     titleHelp: '通知的标题，或邮件的主题',
     body: '正文',
     placeholders: '占位符',
-    placeholdersHelp: '此模板可以使用：',
     unknownPlaceholders: '不是此模板的占位符：{{names}}',
     defaultText: '默认文本',
     editTitle: '编辑模板 {{key}}（{{lang}}）',
