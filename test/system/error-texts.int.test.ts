@@ -45,6 +45,14 @@ describe('error texts', () => {
     );
     const fromBpm = await bpm404();
     expect([fromBpm.status, fromBpm.body.code, fromBpm.body.message]).toEqual([404, 40400, text]);
+    // Marked as an administrator's text, so the console shows it instead of its own.
+    expect(fromBpm.headers.get('x-error-text')).toBe('custom');
+    expect((await call('GET', '/api/v1/roles/987654321')).headers.get('x-error-text')).toBe(
+      'custom',
+    );
+    const notOverridden = await call('PUT', '/api/v1/roles/987654321', { name: '' });
+    expect(notOverridden.body.code).toBe(40001);
+    expect(notOverridden.headers.get('x-error-text')).toBeNull();
     // Every service of the module list answers an unknown route of its own with it.
     const prefixes = SERVICE_MODULES.map((m) => m.routes[0]!.prefix).filter((prefix) =>
       prefix.startsWith('/api/v1/'),
@@ -72,6 +80,7 @@ describe('error texts', () => {
       true,
     );
     expect((await identity404()).body.message).toBe('user not found');
+    expect((await identity404()).headers.get('x-error-text')).toBeNull();
     expect((await auditRowsOf(platform, admin, 'error_text', 40400))[0]).toMatchObject({
       action: 'delete',
     });

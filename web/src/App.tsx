@@ -21,6 +21,7 @@ import { auditRoutes } from './routes/audit/routes';
 import { approvalsRoutes } from './routes/approvals/routes';
 import { monitorRoutes } from './routes/monitor/routes';
 import { systemToolsRoutes } from './routes/system/tools-routes';
+import { systemRoutes } from './routes/system/routes';
 import { useThemeMode } from './theme';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
@@ -242,6 +243,7 @@ const routes: RouteObject[] = [
       ...auditRoutes,
       ...monitorRoutes,
       ...systemToolsRoutes,
+      ...systemRoutes,
       {
         path: '*',
         element: (
@@ -305,7 +307,13 @@ const DARK_TOKENS = {
 };
 const ON_FILLED_DARK = '#141414';
 const DARK_COMPONENTS = {
-  Button: { primaryColor: ON_FILLED_DARK, dangerColor: ON_FILLED_DARK },
+  // Link buttons take the raised link colour too (the algorithm gives them #1668dc, 3.6:1).
+  Button: {
+    primaryColor: ON_FILLED_DARK,
+    dangerColor: ON_FILLED_DARK,
+    colorLink: '#4096ff',
+    colorLinkHover: '#69b1ff',
+  },
   Badge: { colorTextLightSolid: ON_FILLED_DARK },
   DatePicker: { colorTextLightSolid: ON_FILLED_DARK },
   Radio: { buttonSolidCheckedColor: ON_FILLED_DARK },

@@ -149,9 +149,13 @@ export function handleError(
   if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
   // The client may still be sending the refused body: read the rest so it can read the answer.
   if (appError.code === ERROR_CODES.BODY_TOO_LARGE) discardRestOfBody(request.raw);
+  // An administrator's text is marked, so a client that shows its own text for each code (the
+  // console, in the reader's language) knows to show this one instead.
+  const custom = texts?.messageFor(appError.code);
+  if (custom !== undefined) reply.header('x-error-text', 'custom');
   return reply.status(appError.httpStatus).send({
     code: appError.code,
-    message: texts?.messageFor(appError.code) ?? appError.message,
+    message: custom ?? appError.message,
     data: appError.details ?? null,
   });
 }

@@ -14,11 +14,7 @@ import {
 import type { Definition, Diagram, InstanceDetail } from './bpm';
 import { api, data } from './client';
 import type { operations } from './schema';
-
-type Json<R> = R extends { content: { 'application/json': { data: infer D } } } ? D : never;
-type Ok<O> = O extends { responses: { 200: infer R } } ? Json<R> : never;
-type Body<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+import type { Body, Ok, Query } from './schemaTypes';
 
 export type AdminInstance = Ok<operations['getBpmInstances']>['list'][number];
 export type AdminInstanceQuery = Query<operations['getBpmInstances']>;

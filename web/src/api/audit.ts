@@ -6,10 +6,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from './client';
 import type { operations } from './schema';
-
-type Json<R> = R extends { content: { 'application/json': { data: infer D } } } ? D : never;
-type Ok<O> = O extends { responses: { 200: infer R } } ? Json<R> : never;
-type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+import type { Ok, Query } from './schemaTypes';
 
 export type OperationLogQuery = Query<operations['getOperationLogs']>;
 export type OperationLog = Ok<operations['getOperationLogs']>['list'][number];

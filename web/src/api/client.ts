@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
-import { ApiError } from './errors';
+import { ApiError, isCustomText } from './errors';
 import { deviceId, readTokens, saveTokens, type Tokens } from './session';
 
 export const REFRESH_TIMEOUT_MS = 15_000;
@@ -92,6 +92,7 @@ const auth: Middleware = {
       code,
       body?.message ?? response.statusText,
       body?.data ?? null,
+      isCustomText((name) => response.headers.get(name)),
     );
   },
 };
@@ -107,6 +108,7 @@ async function toError(response: Response): Promise<never> {
     body?.code ?? response.status * 100,
     body?.message ?? response.statusText,
     body?.data ?? null,
+    isCustomText((name) => response.headers.get(name)),
   );
 }
 

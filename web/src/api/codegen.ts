@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, data } from './client';
-import type { Body, Ok } from './operationTypes';
+import type { Body, Ok } from './schemaTypes';
 import type { operations } from './schema';
 
 /** A table description: service, entity, plural and its columns. */

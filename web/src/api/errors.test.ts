@@ -21,6 +21,13 @@ describe('messageOf', () => {
     expect(messageOf(new ApiError(418, 41899, 'a teapot', null))).toBe('a teapot');
   });
 
+  it("shows an administrator's text for the code as they wrote it, in every language", async () => {
+    const error = new ApiError(409, 40900, 'Someone else changed this first', null, true);
+    expect(messageOf(error)).toBe('Someone else changed this first');
+    await i18n.changeLanguage('zh-CN');
+    expect(messageOf(error)).toBe('Someone else changed this first');
+  });
+
   it('says the server could not be reached when the request never got an answer', async () => {
     await i18n.changeLanguage('zh-CN');
     expect(messageOf(new TypeError('Failed to fetch'))).toBe('无法连接服务器。');

@@ -7,8 +7,8 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data, EXPIRED, refreshOnce, signedOut } from './client';
-import { ApiError } from './errors';
-import type { Ok, Query } from './operationTypes';
+import { ApiError, isCustomText } from './errors';
+import type { Ok, Query } from './schemaTypes';
 import type { operations } from './schema';
 import { deviceId, readTokens } from './session';
 
@@ -34,6 +34,8 @@ interface Answer {
   status: number;
   body: { code?: number; message?: string; data?: unknown } | null;
   statusText: string;
+  /** An administrator's text for the code (see errors.ts). */
+  custom: boolean;
 }
 
 function send(file: File, options: UploadOptions): Promise<Answer> {
@@ -54,7 +56,8 @@ function send(file: File, options: UploadOptions): Promise<Answer> {
       } catch {
         body = null;
       }
-      resolve({ status: xhr.status, body, statusText: xhr.statusText });
+      const custom = isCustomText((name) => xhr.getResponseHeader(name));
+      resolve({ status: xhr.status, body, statusText: xhr.statusText, custom });
     };
     xhr.onerror = () => reject(new ApiError(0, 0, 'network error', null));
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
@@ -88,6 +91,7 @@ export async function uploadFile(file: File, options: UploadOptions = {}): Promi
     codeOf(answer),
     answer.body?.message ?? answer.statusText,
     answer.body?.data ?? null,
+    answer.custom,
   );
 }
 

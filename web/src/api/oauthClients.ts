@@ -7,7 +7,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from './client';
-import type { Body, Ok, Query } from './operationTypes';
+import type { Body, Ok, Query } from './schemaTypes';
 import type { operations } from './schema';
 
 export type OAuthClient = Ok<operations['getOauth2ClientsById']>;

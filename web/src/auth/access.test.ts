@@ -24,5 +24,10 @@ describe('page access', () => {
     expect(mayUse(user(['*']), '/admin/tenants')).toBe(false);
     expect(mayUse(user(['*']), '/approvals/instances')).toBe(false);
     expect(mayUse(user(['*'], true), '/admin/tenants')).toBe(true);
+    // The error texts and templates are the platform's (docs/api.md, System).
+    expect(mayUse(user(['*']), '/system/error-texts')).toBe(false);
+    expect(mayUse(user(['*']), '/system/templates')).toBe(false);
+    expect(mayUse(user(['*']), '/system/settings')).toBe(true);
+    expect(mayUse(user(['system:template:list'], true), '/system/templates')).toBe(true);
   });
 });

@@ -31,7 +31,7 @@ export const PAGE_ACCESS: Record<string, PageAccess> = {
   '/system/dicts': { code: 'system:dict:list' },
   '/system/notices': { code: 'system:notice:list' },
   '/system/error-texts': { code: 'system:error-text:list', platformOnly: true },
-  '/system/templates': { code: 'system:template:list' },
+  '/system/templates': { code: 'system:template:list', platformOnly: true },
   '/system/files': { code: 'system:file:list' },
   '/system/oauth-clients': { platformOnly: true },
   '/system/codegen': { code: 'system:codegen:preview', platformOnly: true },

@@ -32,6 +32,9 @@ class FakeXhr {
   setRequestHeader(name: string, value: string) {
     this.headers[name] = value;
   }
+  getResponseHeader(): string | null {
+    return null;
+  }
   abort() {
     this.onabort?.();
   }

@@ -8,6 +8,7 @@ import audit from '../routes/audit/i18n';
 import approvals from '../routes/approvals/i18n';
 import monitor from '../routes/monitor/i18n';
 import systemTools from '../routes/system/tools-i18n';
+import system from '../routes/system/i18n';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -22,6 +23,7 @@ describe('dictionaries', () => {
     ['approvals', approvals.en, approvals['zh-CN']],
     ['monitor', monitor.en, monitor['zh-CN']],
     ['systemTools', systemTools.en, systemTools['zh-CN']],
+    ['system', system.en, system['zh-CN']],
   ])('%s: the same keys in English and Simplified Chinese, none empty', (_ns, en, zhCN) => {
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
     expect(keys(shellZhCN).sort()).toEqual(keys(shellEn).sort());

@@ -9,6 +9,7 @@ import audit from '../routes/audit/i18n';
 import approvals from '../routes/approvals/i18n';
 import monitor from '../routes/monitor/i18n';
 import systemTools from '../routes/system/tools-i18n';
+import system from '../routes/system/i18n';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -34,6 +35,7 @@ for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'audit', audit[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'approvals', approvals[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'monitor', monitor[lng]);
 for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'systemTools', systemTools[lng]);
+for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'system', system[lng]);
 document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */

@@ -1,19 +1,5 @@
-import { Spin } from 'antd';
-import { lazy, Suspense, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-import { AdminTheme } from './shared/AdminTheme';
-
-/** Each admin page loads on demand, so the first page's script stays small. */
-function page(load: () => Promise<{ default: ComponentType }>): RouteObject['element'] {
-  const Page = lazy(load);
-  return (
-    <AdminTheme>
-      <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
-        <Page />
-      </Suspense>
-    </AdminTheme>
-  );
-}
+import { lazyPage as page } from './shared/lazyPage';
 
 /** The identity administration pages, children of the signed-in layout's route. */
 export const adminRoutes: RouteObject[] = [

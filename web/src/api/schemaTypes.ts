@@ -1,7 +1,6 @@
 /**
- * The types of a generated operation (`operations['getFiles']` of schema.d.ts): what its 200
- * answer's `data` is, its JSON body and its query. For new API modules; the older ones declare
- * the same three lines themselves.
+ * The shapes of the generated schema's operations (`operations['getUsers']`) the hooks name their
+ * types with: the envelope's `data` of a 200, the JSON body, the query.
  */
 type Json<R> = R extends { content: { 'application/json': { data: infer D } } } ? D : never;
 export type Ok<O> = O extends { responses: { 200: infer R } } ? Json<R> : never;
