@@ -125,3 +125,46 @@ test('main pages in English and Chinese', async ({ browser, request }) => {
     await adminPage.context().close();
   }
 });
+
+/** One page of each administration family, in both languages; the dashboard in the dark theme too. */
+test('administration pages in English and Chinese', async ({ browser, request }) => {
+  const { token } = await apiLogin(request, 'admin', 'admin123');
+  // Something to show: a colleague, a notice in effect, an audited change.
+  await createUser(request, token, 'Li Na');
+  await call(request, token, 'POST', '/api/v1/notices', {
+    title: 'Quarter close on Friday',
+    body: 'Expense claims for this quarter must be approved by Friday 18:00.',
+    level: 'info',
+    published: true,
+  });
+  const pages: Array<[string, string, string]> = [
+    ['dashboard', '/', 'dashboard-health'],
+    ['users', '/admin/users', ''],
+    ['roles', '/admin/roles', ''],
+    ['departments', '/admin/departments', ''],
+    ['instances', '/approvals/instances', ''],
+    ['analytics', '/approvals/analytics', ''],
+    ['operation-logs', '/audit/operations', ''],
+    ['business-audit', '/audit/business', ''],
+    ['monitor', '/monitor', ''],
+    ['settings', '/system/settings', ''],
+    ['files', '/system/files', ''],
+    ['oauth-clients', '/system/oauth-clients', ''],
+  ];
+  for (const language of ['en', 'zh-CN'] as const) {
+    const page = await signedIn(browser, { username: 'admin', password: 'admin123' }, '/');
+    await setLanguage(page, language);
+    for (const [name, path, ready] of pages) {
+      await page.goto(path);
+      if (ready) await expect(page.getByTestId(ready)).toBeVisible();
+      await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+      await shoot(page, `${language}-admin-${name}`);
+    }
+    await page.evaluate(() => localStorage.setItem('approva.theme', 'dark'));
+    await page.goto('/');
+    await expect(page.getByTestId('dashboard-health')).toBeVisible();
+    await shoot(page, `${language}-admin-dashboard-dark`);
+    await page.evaluate(() => localStorage.removeItem('approva.theme'));
+    await page.context().close();
+  }
+});
