@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, Spin, theme } from 'antd';
+import { App as AntApp, ConfigProvider, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
@@ -23,6 +23,7 @@ import { monitorRoutes } from './routes/monitor/routes';
 import { systemToolsRoutes } from './routes/system/tools-routes';
 import { systemRoutes } from './routes/system/routes';
 import { useThemeMode } from './theme';
+import { PageLoading } from './components/PageLoading';
 
 const AppLayout = lazy(() => import('./layout/AppLayout'));
 const Login = lazy(() => import('./routes/auth/login/Login'));
@@ -54,15 +55,11 @@ const queryClient = new QueryClient({
   },
 });
 
-function Loading() {
-  return <Spin style={{ display: 'block', margin: '80px auto' }} />;
-}
-
 /** Pages behind sign-in: back to sign-in with the page to return to; a forced password change first. */
 function RequireAuth({ children }: { children: ReactNode }) {
   const { me, loading } = useAuth();
   const location = useLocation();
-  if (loading) return <Loading />;
+  if (loading) return <PageLoading />;
   if (!me) {
     const back = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/login?redirect=${back}`} replace />;
@@ -86,7 +83,7 @@ function SignedOutRedirect() {
 }
 
 function Page({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+  return <Suspense fallback={<PageLoading />}>{children}</Suspense>;
 }
 
 const routes: RouteObject[] = [

@@ -1,6 +1,6 @@
-import { Spin } from 'antd';
 import { lazy, Suspense, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { PageLoading } from '../../../components/PageLoading';
 
 /**
  * An administration page loaded on demand, so the first page's script stays small (and a page's
@@ -9,7 +9,7 @@ import type { RouteObject } from 'react-router';
 export function lazyPage(load: () => Promise<{ default: ComponentType }>): RouteObject['element'] {
   const Page = lazy(load);
   return (
-    <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
+    <Suspense fallback={<PageLoading />}>
       <Page />
     </Suspense>
   );
