@@ -5,6 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { causeText } from '../dependency-errors.js';
+import { countStatement } from './statements.js';
 
 const INT8_OID = 20;
 /** How long a request waits for a new connection to a database that does not answer: then 503. */
@@ -69,7 +70,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   await waitForDatabase(pool, options);
   return {
     kind: 'postgres',
-    db: new Kysely({ dialect: new PostgresDialect({ pool }) }),
+    db: new Kysely({ dialect: new PostgresDialect({ pool }), log: countStatement }),
     poolUse: () => ({
       open: pool.totalCount,
       idle: pool.idleCount,
@@ -135,7 +136,7 @@ async function openPglite(dataDir: string, template?: string): Promise<DatabaseH
     parsers: { [INT8_OID]: parseInt8 },
     ...(template && { loadDataDir: new Blob([await readFile(template)]) }),
   });
-  const db = new Kysely<object>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<object>({ dialect: new PGliteDialect(pglite), log: countStatement });
   return {
     kind: 'pglite',
     db,

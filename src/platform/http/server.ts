@@ -24,6 +24,7 @@ import { AppError, ERROR_CODES } from '../errors.js';
 import { discardRestOfBody } from './body-limit.js';
 import { handleClientError, handleError } from './error-handler.js';
 import type { ErrorTextLookup } from './error-texts.js';
+import { withStatementTally, type StatementTally } from '../db/statements.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -140,7 +141,21 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const operationLog = options.operationLog;
   if (operationLog) recordOperationLogs(app, operationLog, { metrics });
   if (metrics) {
+    // Each request's statements are tallied in its own async scope (work it starts included).
+    const tallies = new WeakMap<object, StatementTally>();
+    app.addHook('onRequest', (request, _reply, done) => {
+      const tally = { count: 0 };
+      tallies.set(request, tally);
+      withStatementTally(tally, done);
+    });
     app.addHook('onResponse', async (request, reply) => {
+      const tally = tallies.get(request);
+      if (tally) {
+        metrics.dbStatements.observe(
+          { method: request.method, route: request.routeOptions.url ?? 'unmatched' },
+          tally.count,
+        );
+      }
       metrics.httpDuration.observe(
         {
           method: request.method,
