@@ -188,7 +188,7 @@ describe('forward-auth verify route (auth service port)', () => {
   });
 
   it('answers 401 in the envelope, without identity headers, for no or a bad token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer garbage' }]) {
+    for (const headers of [{}, { authorization: 'Bearer garbage' }] as Record<string, string>[]) {
       const res = await verify(headers);
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).code).toBe(40100);

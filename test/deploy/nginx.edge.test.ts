@@ -63,13 +63,12 @@ if (requireNginx && !nginxBinary) {
   throw new Error('REQUIRE_NGINX=1 but nginx is not installed: the edge test would be skipped');
 }
 const runEdge = Boolean(nginxBinary) && process.env.REQUIRE_NGINX !== '0';
-if (!runEdge) {
-  console.warn(
-    nginxBinary
-      ? 'nginx edge test skipped: REQUIRE_NGINX=0 (it runs in .ci/run’s real-servers pass)'
-      : 'nginx edge test skipped: no nginx installed (apt-get install nginx to run it)',
-  );
-}
+/** Said in the suite's title when it is skipped (vitest lists skipped suites by title). */
+const skipped = runEdge
+  ? ''
+  : nginxBinary
+    ? ' (skipped: REQUIRE_NGINX=0; .ci/run runs it in the real-servers pass)'
+    : ' (skipped: nginx is not installed; apt-get install nginx to run it)';
 
 /** Replaces each `from` exactly once: a template line the test relies on must not drift. */
 function render(template: string, replacements: [string, string][]): string {
@@ -117,7 +116,7 @@ const close = (server: Server) =>
     server.close(() => resolve());
   });
 
-describe.skipIf(!runEdge)('Approva behind nginx (deploy/nginx/approva.conf)', () => {
+describe.skipIf(!runEdge)(`Approva behind nginx (deploy/nginx/approva.conf)${skipped}`, () => {
   let platform: TestPlatform;
   let dir: string;
   let nginx: ChildProcess | undefined;
