@@ -19,7 +19,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/**/*.int.test.ts'],
+          // The nginx edge (deploy/nginx) too: it runs where nginx is installed (REQUIRE_NGINX).
+          include: ['test/**/*.int.test.ts', 'test/deploy/*.edge.test.ts'],
           environment: 'node',
           // Embedded platforms start from one initialised PGlite dump (DATA_TEMPLATE).
           globalSetup: ['test/helpers/pglite-template.setup.ts'],

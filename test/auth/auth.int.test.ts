@@ -158,6 +158,45 @@ describe('access tokens at the gateway', () => {
   });
 });
 
+describe('forward-auth verify route (auth service port)', () => {
+  const verify = (headers: Record<string, string>) =>
+    fetch(`${platform.serviceUrls.auth}/internal/auth/verify`, { headers });
+
+  it('answers the principal as JSON and as X-Auth-* headers for an edge (nginx auth_request)', async () => {
+    const user = await createUser();
+    const session = await platform.login(user.username, user.password);
+    const res = await verify({
+      authorization: `Bearer ${session.access_token}`,
+      'x-forwarded-method': 'GET',
+      'x-forwarded-uri': '/internal-app/page?x=1',
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.data).toMatchObject({ userId: user.id, tenantId: 1, username: user.username });
+    expect(res.headers.get('x-auth-user-id')).toBe(String(user.id));
+    expect(res.headers.get('x-auth-tenant-id')).toBe('1');
+    expect(res.headers.get('x-auth-username')).toBe(encodeURIComponent(user.username));
+    expect(res.headers.get('x-auth-roles')).toBe(body.data.roles.join(','));
+    expect(res.headers.get('x-auth-platform-admin')).toBe('false');
+
+    const admin = await verify({ authorization: `Bearer ${await platform.adminToken()}` });
+    expect(admin.status).toBe(200);
+    expect(admin.headers.get('x-auth-user-id')).toBe('1');
+    expect(admin.headers.get('x-auth-username')).toBe('admin');
+    expect(admin.headers.get('x-auth-roles')).toBe('super_admin');
+    expect(admin.headers.get('x-auth-platform-admin')).toBe('true');
+  });
+
+  it('answers 401 in the envelope, without identity headers, for no or a bad token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer garbage' }] as Record<string, string>[]) {
+      const res = await verify(headers);
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as any).code).toBe(40100);
+      expect(res.headers.get('x-auth-user-id')).toBeNull();
+    }
+  });
+});
+
 describe('refresh tokens', () => {
   it('rotates on every use: the new token works, the old one is refused', async () => {
     const first = await platform.login('admin', 'admin123');

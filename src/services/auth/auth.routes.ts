@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../platform/auth/guard.js';
+import type { Principal } from '../../platform/auth/principal.js';
 import { envelopeOf, ok } from '../../platform/http/envelope.js';
 import { AppError } from '../../platform/errors.js';
 import type { HttpApp } from '../../platform/http/server.js';
@@ -135,10 +136,29 @@ export function registerAuthRoutes(app: HttpApp, auth: AuthService): void {
   );
 
   // Forward-auth for the gateway; not under /api/v1, so the gateway never routes it to clients.
-  app.get('/internal/auth/verify', { schema: { hide: true } }, async (request) => {
+  // The principal is the JSON body (the gateway's HttpForwardAuth reads it) and, for an edge
+  // whose forward-auth reads only the status and the headers (nginx `auth_request`,
+  // deploy/nginx/), the identity's response headers too.
+  app.get('/internal/auth/verify', { schema: { hide: true } }, async (request, reply) => {
     const method = String(request.headers['x-forwarded-method'] ?? 'GET');
     const uri = String(request.headers['x-forwarded-uri'] ?? '/');
     const principal = await auth.verify(request.headers.authorization, method, uri.split('?')[0]!);
+    reply.headers(identityHeadersOf(principal));
     return ok(principal);
   });
+}
+
+/**
+ * The verified identity as response headers, for an edge's forward-auth: username and role
+ * codes percent-encoded (as in the gateway's signed set), roles comma-separated. Not signed: an
+ * edge may inject them only into apps that trust that edge, never into the platform's services.
+ */
+export function identityHeadersOf(principal: Principal): Record<string, string> {
+  return {
+    'x-auth-user-id': String(principal.userId),
+    'x-auth-tenant-id': String(principal.tenantId),
+    'x-auth-username': encodeURIComponent(principal.username),
+    'x-auth-roles': principal.roles.map(encodeURIComponent).join(','),
+    'x-auth-platform-admin': String(principal.platformAdmin),
+  };
 }
