@@ -18,5 +18,6 @@ export default defineConfig({
   test: {
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/area-texts.setup.ts'],
   },
 });

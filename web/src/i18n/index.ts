@@ -4,12 +4,7 @@ import en from './en';
 import shellEn from './shell.en';
 import shellZhCN from './shell.zh-CN';
 import zhCN from './zh-CN';
-import admin from '../routes/admin/i18n';
-import audit from '../routes/audit/i18n';
-import approvals from '../routes/approvals/i18n';
-import monitor from '../routes/monitor/i18n';
-import systemTools from '../routes/system/tools-i18n';
-import system from '../routes/system/i18n';
+import { areaBackend } from './areas';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -21,21 +16,21 @@ function initialLanguage(): Language {
   return navigator.language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
 }
 
-void i18n.use(initReactI18next).init({
-  resources: {
-    en: { translation: { ...en, ...shellEn } },
-    'zh-CN': { translation: { ...zhCN, ...shellZhCN } },
-  },
-  lng: initialLanguage(),
-  fallbackLng: 'en',
-  interpolation: { escapeValue: false },
-});
-for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'admin', admin[lng]);
-for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'audit', audit[lng]);
-for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'approvals', approvals[lng]);
-for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'monitor', monitor[lng]);
-for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'systemTools', systemTools[lng]);
-for (const lng of LANGUAGES) i18n.addResourceBundle(lng, 'system', system[lng]);
+// The frame's texts come with the first page; each area's namespace loads with its pages.
+void i18n
+  .use(initReactI18next)
+  .use(areaBackend)
+  .init({
+    resources: {
+      en: { translation: { ...en, ...shellEn } },
+      'zh-CN': { translation: { ...zhCN, ...shellZhCN } },
+    },
+    partialBundledLanguages: true,
+    ns: ['translation'],
+    lng: initialLanguage(),
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false },
+  });
 document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */
