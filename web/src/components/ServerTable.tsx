@@ -62,27 +62,32 @@ export function ServerTable<T extends object, F extends object, S extends string
       {query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : (
-        <Table<T>
-          rowKey={props.rowKey}
-          rowSelection={props.rowSelection}
-          size="middle"
-          loading={query.isFetching}
-          dataSource={query.data?.list ?? []}
-          columns={props.columns.map((c) =>
-            c.sorter === true ? { ...c, sortOrder: sortOrderOf(sorting, c.key) } : c,
-          )}
-          onChange={onChange}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <EmptyState text={props.emptyText} /> }}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.page_size,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('common.total', { total }),
-            onChange: (page, page_size) => setPaging({ page, page_size }),
-          }}
-        />
+        // The wrapper scrolls a table wider than the page and takes focus to do it by keyboard
+        // (axe: scrollable-region-focusable). Not antd's own scroll box: its hidden measuring
+        // row would hold a second, focusable copy of the pick-all checkbox.
+        <div tabIndex={0} style={{ overflowX: 'auto' }}>
+          <Table<T>
+            rowKey={props.rowKey}
+            rowSelection={props.rowSelection}
+            size="middle"
+            loading={query.isFetching}
+            dataSource={query.data?.list ?? []}
+            columns={props.columns.map((c) =>
+              c.sorter === true ? { ...c, sortOrder: sortOrderOf(sorting, c.key) } : c,
+            )}
+            onChange={onChange}
+            style={{ minWidth: 'max-content' }}
+            locale={{ emptyText: <EmptyState text={props.emptyText} /> }}
+            pagination={{
+              current: paging.page,
+              pageSize: paging.page_size,
+              total: query.data?.total ?? 0,
+              showSizeChanger: true,
+              showTotal: (total) => t('common.total', { total }),
+              onChange: (page, page_size) => setPaging({ page, page_size }),
+            }}
+          />
+        </div>
       )}
     </Card>
   );
