@@ -176,7 +176,9 @@ describe.runIf(onRealServers)('production topology: one process per service', ()
     await signIn(topology, username, 'Topology-Passw0rd!');
     const logs = await until('the login reaches the login logs', async () => {
       const res = await topology.call('GET', `/api/v1/login-logs?username=${username}`, { token });
-      return res.body.data.total > 0 ? res.body.data.list : undefined;
+      // The list, not the total: the two are separate statements, and an event stored between
+      // them makes a total of 1 beside an empty page (seen once in CI).
+      return res.body.data.list.length > 0 ? res.body.data.list : undefined;
     });
     expect(logs).toEqual([expect.objectContaining({ username, success: true })]);
   });
