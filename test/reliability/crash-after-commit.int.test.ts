@@ -52,6 +52,10 @@ async function startChild(failpoint?: string): Promise<{ url: string; child: Chi
         BPM_INTERNAL_TOKEN: INTERNAL_TOKEN,
         [`BPM_CALLBACK_${bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`]: `http://127.0.0.1:${port}/cb`,
         BPM_OUTBOX_POLL_INTERVAL: '100ms',
+        // The outbox poller of the first process can claim the row between the commit and the
+        // kill; the claim then holds until its lease runs out, and only then does the second
+        // process take it over. A short lease keeps that recovery inside the test's wait.
+        BPM_OUTBOX_LEASE: '2s',
         FAILPOINT: failpoint ?? '',
       },
     },
