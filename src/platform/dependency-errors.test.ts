@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DependencyDownError, dependencyFailureOf } from './dependency-errors.js';
+import { DependencyDownError, dependencyFailureOf, logSurvived } from './dependency-errors.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -40,5 +40,40 @@ describe('dependencyFailureOf', () => {
     ['a plain bug', new TypeError('x is undefined')],
   ])('leaves %s alone', (_what, error) => {
     expect(dependencyFailureOf(error)).toBeUndefined();
+  });
+});
+
+describe('logSurvived', () => {
+  const recorder = () => {
+    const lines: Array<[string, Record<string, unknown>, string]> = [];
+    return {
+      lines,
+      warn: (fields: object, msg: string) => lines.push(['warn', { ...fields }, msg]),
+      error: (fields: object, msg: string) => lines.push(['error', { ...fields }, msg]),
+    };
+  };
+
+  it('writes a database shutting down as one warning naming it and the cause, no stack', () => {
+    const log = recorder();
+    const err = withCode('the database system is shutting down', '57P03');
+    logSurvived(log, err, { idempotency_key: 'k' }, 'idempotency key not stored');
+    expect(log.lines).toEqual([
+      [
+        'warn',
+        {
+          idempotency_key: 'k',
+          dependency: 'database',
+          cause: '57P03 the database system is shutting down',
+        },
+        'idempotency key not stored: dependency down',
+      ],
+    ]);
+  });
+
+  it('writes any other failure as an error carrying the error itself', () => {
+    const log = recorder();
+    const err = new TypeError('x is undefined');
+    logSurvived(log, err, { job: 'j' }, 'round failed');
+    expect(log.lines).toEqual([['error', { job: 'j', err }, 'round failed']]);
   });
 });

@@ -104,3 +104,25 @@ function rootCause(e: Error): Error {
   for (let depth = 0; root.cause instanceof Error && depth < 5; depth++) root = root.cause;
   return root;
 }
+
+/** The part of a pino logger `logSurvived` writes to. */
+interface FailureLog {
+  warn(fields: object, msg: string): void;
+  error(fields: object, msg: string): void;
+}
+
+/**
+ * Logs a failure the process goes on after: a dependency down (the database restarting) as one
+ * warning line naming it and the cause, anything else as an error with its stack.
+ */
+export function logSurvived(
+  log: FailureLog,
+  err: unknown,
+  fields: Record<string, unknown>,
+  msg: string,
+  fallback = 'database',
+): void {
+  const down = dependencyFailureOf(err, fallback);
+  if (down) log.warn({ ...fields, ...down }, `${msg}: dependency down`);
+  else log.error({ ...fields, err }, msg);
+}

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { dependencyFailureOf } from '../dependency-errors.js';
+import { logSurvived } from '../dependency-errors.js';
 
 export interface PeriodicJob {
   stop(): Promise<void>;
@@ -22,10 +22,7 @@ export function every(
     running = work()
       .catch((err: Error) => {
         // A dependency down (the database restarting) is expected to pass: one warning line.
-        const down = dependencyFailureOf(err);
-        if (down)
-          logger.warn({ job: name, ...down }, 'background job round skipped: dependency down');
-        else logger.error({ job: name, err: err.message }, 'background job round failed');
+        logSurvived(logger, err, { job: name }, 'background job round failed');
       })
       .finally(() => {
         running = undefined;

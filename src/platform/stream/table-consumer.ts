@@ -12,6 +12,7 @@ import {
   type ConsumerStats,
   type ResolvedConsumeOptions,
 } from './consume.js';
+import { logSurvived } from '../dependency-errors.js';
 
 /** Messages younger than this may still be uncommitted below a visible id: the cursor waits. */
 const CURSOR_SETTLE_SECONDS = 60;
@@ -182,7 +183,7 @@ export function consumeTable(
       round = runRound()
         .then((taken) => schedule(taken >= options.batchSize ? 0 : options.pollIntervalMs))
         .catch((err: unknown) => {
-          logger.error({ consumer: durable, err: errorText(err) }, 'stream consumer round failed');
+          logSurvived(logger, err, { consumer: durable }, 'stream consumer round failed');
           schedule(options.pollIntervalMs * 4);
         });
     }, delayMs);

@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { AuditTables } from '../../../platform/audit/business-audit.js';
 import { reportHeartbeat } from '../../../platform/jobs/heartbeat.js';
+import { logSurvived } from '../../../platform/dependency-errors.js';
 
 export const CHECKPOINT_JOB = 'audit.chain_checkpoint';
 /** Tenants checkpointed per query of a round. */
@@ -198,7 +199,7 @@ export async function checkpointRound(o: CheckpointOptions): Promise<'reported' 
     return 'reported';
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    o.logger.error({ job: CHECKPOINT_JOB, err: message }, 'audit checkpoint round failed');
+    logSurvived(o.logger, err, { job: CHECKPOINT_JOB }, 'audit checkpoint round failed');
     await reportHeartbeat(o.db as unknown as Kysely<object>, {
       name: CHECKPOINT_JOB,
       intervalMs: o.intervalMs,

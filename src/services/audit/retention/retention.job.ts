@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { reportHeartbeat } from '../../../platform/jobs/heartbeat.js';
+import { logSurvived } from '../../../platform/dependency-errors.js';
 
 export const RETENTION_JOB = 'audit.log_retention';
 // Any constant works; it only has to be the same in every replica.
@@ -60,7 +61,7 @@ export async function runRetention(o: RetentionOptions): Promise<Record<string, 
     return deleted;
   } catch (err) {
     const message = (err as Error).message;
-    o.logger.error({ job: RETENTION_JOB, err: message }, 'log retention round failed');
+    logSurvived(o.logger, err, { job: RETENTION_JOB }, 'log retention round failed');
     await reportHeartbeat(o.db, {
       name: RETENTION_JOB,
       intervalMs: o.intervalMs,

@@ -5,6 +5,7 @@ import { ok } from '../../../platform/http/envelope.js';
 import { parseIdempotencyKey, requestHash, IDEMPOTENCY_HEADER } from './idempotency-key.js';
 import type { KeyRef } from './idempotency.repo.js';
 import type { IdempotencyService, Reservation } from './idempotency.service.js';
+import { logSurvived } from '../../../platform/dependency-errors.js';
 
 /** Whose key it is: keys are scoped to one tenant and one user (0 for internal callers). */
 export type IdempotencyScopeOf = (request: FastifyRequest) => { tenantId: number; userId: number };
@@ -95,7 +96,12 @@ export function idempotencyHooks(
       rebuilding.delete(request);
       // Later retries replay these very bytes.
       await service.finishCommitted(rebuilt, reply.statusCode, payload).catch((err: unknown) => {
-        request.log.error({ err, idempotency_key: rebuilt.key }, 'idempotency key not stored');
+        logSurvived(
+          request.log,
+          err,
+          { idempotency_key: rebuilt.key },
+          'idempotency key not stored',
+        );
       });
       return payload;
     }
@@ -111,7 +117,12 @@ export function idempotencyHooks(
       }
     } catch (err) {
       // The action's answer still goes out; the key stays pending until it is abandoned.
-      request.log.error({ err, idempotency_key: reservation.key }, 'idempotency key not stored');
+      logSurvived(
+        request.log,
+        err,
+        { idempotency_key: reservation.key },
+        'idempotency key not stored',
+      );
     }
     return payload;
   };
@@ -121,7 +132,12 @@ export function idempotencyHooks(
     if (!reservation) return;
     service.drop(request);
     await service.release(reservation).catch((err: unknown) => {
-      request.log.error({ err, idempotency_key: reservation.key }, 'idempotency key not released');
+      logSurvived(
+        request.log,
+        err,
+        { idempotency_key: reservation.key },
+        'idempotency key not released',
+      );
     });
   };
 
