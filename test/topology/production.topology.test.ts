@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAMES } from '../../src/start.js';
 import { onRealServers } from '../helpers/real-servers.js';
 import {
-  callbackReceiver,
-  INTERNAL_TOKEN,
-  MAIN,
-  startTopology,
-  until,
-  type Topology,
-} from './topology.js';
+  callbacksOf,
+  publishDefinition,
+  query,
+  signIn,
+  startInstance,
+  statusOf,
+  type Receiver,
+} from './flows.js';
+import { callbackReceiver, MAIN, startTopology, until, type Topology } from './topology.js';
 
 /**
  * The production layout end to end: separate processes from the built dist/, started together
@@ -30,91 +31,6 @@ const callbacksTo = (url: string) => ({
   BPM_CALLBACK_TOPOLOGY_ORDER: url,
   BPM_CALLBACK_TOPOLOGY_TIMED: url,
 });
-
-type Receiver = Awaited<ReturnType<typeof callbackReceiver>>;
-
-async function signIn(topology: Topology, username = 'admin', password = 'admin123') {
-  const res = await topology.call('POST', '/api/v1/login', { body: { username, password } });
-  expect(res.status).toBe(200);
-  return res.body.data.access_token as string;
-}
-
-/** A published business definition: one approval by admin (id 1), optionally with a timeout. */
-async function publishDefinition(
-  topology: Topology,
-  token: string,
-  bizType: string,
-  timeout?: { hours: number; action: 'auto_approve' },
-) {
-  const created = await topology.call('POST', '/api/v1/bpm/definitions', {
-    token,
-    body: {
-      key: `topo-${randomUUID().slice(0, 8)}`,
-      name: 'Order',
-      form_mode: 'business',
-      biz_type: bizType,
-      form_schema: {
-        fields: [{ key: 'reason', label: 'Reason', type: 'textarea', required: true }],
-      },
-      node_tree: {
-        id: 'start',
-        type: 'start',
-        name: 'Submit',
-        child: {
-          id: 'approve',
-          type: 'approval',
-          name: 'Approve',
-          assignee: { type: 'users', userIds: [1] },
-          // The admin both starts (as the business initiator) and approves here.
-          allowInitiator: true,
-          mode: 'or',
-          ...(timeout ? { timeout } : {}),
-          child: null,
-        },
-      },
-    },
-  });
-  expect(created.status).toBe(200);
-  const published = await topology.call(
-    'POST',
-    `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
-    { token },
-  );
-  expect(published.status).toBe(200);
-  return created.body.data.key as string;
-}
-
-async function startInstance(topology: Topology, key: string): Promise<number> {
-  const started = await topology.call('POST', '/api/v1/bpm/internal/instances', {
-    headers: { 'x-internal-token': INTERNAL_TOKEN },
-    body: {
-      tenant_id: 1,
-      initiator_id: 1,
-      definition_key: key,
-      biz_id: randomUUID(),
-      form: { reason: 'topology' },
-    },
-  });
-  expect(started.status).toBe(200);
-  return started.body.data.id as number;
-}
-
-/** One query on the topology's database, as an operator would look. */
-async function query<T>(topology: Topology, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: topology.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
-const statusOf = async (topology: Topology, token: string, id: number) =>
-  (await topology.call('GET', `/api/v1/bpm/instances/${id}`, { token })).body.data.status as string;
-
-const callbacksOf = (receiver: Receiver, id: number) =>
-  receiver.received.filter((r) => r.body.instance_id === id);
 
 describe.runIf(onRealServers)('production topology: one process per service', () => {
   let topology: Topology;
