@@ -29,6 +29,10 @@ export default defineConfig({
           // Two cores: each file starts its own platform, so two at a time is the ceiling.
           maxWorkers: 2,
           fileParallelism: true,
+          // Files share their worker's module graph instead of importing the platform afresh
+          // (2.4 s a file, a third of the pass): the platforms they start share nothing else
+          // (each has its own database, registry, caches and listeners).
+          isolate: false,
         },
       },
       {
