@@ -330,6 +330,9 @@ function Themed({ children }: { children: ReactNode }) {
         algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
         token: mode === 'dark' ? DARK_TOKENS : LIGHT_TOKENS,
         components: mode === 'dark' ? DARK_COMPONENTS : undefined,
+        // antd's static stylesheet (imported in main.tsx) instead of styles computed in the
+        // browser: half the blocking time of the first render (bench/RESULTS.md, Lighthouse).
+        zeroRuntime: true,
       }}
     >
       <AntApp>{children}</AntApp>

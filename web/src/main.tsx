@@ -1,5 +1,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+// Every antd component's styles, precomputed; themes still set their tokens as CSS variables.
+import 'antd/dist/antd.css';
 import './i18n';
 import { App } from './App';
 
