@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raceOnRowLock } from '../helpers/barrier.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import {
   startTestPlatform,
   TEST_JWT_SECRET,
@@ -219,39 +219,42 @@ describe('refresh tokens', () => {
     expect(third.status).toBe(200);
   });
 
-  it('lets exactly one of 20 concurrent refreshes with one token win, never a 5xx', async () => {
-    const session = await platform.login('admin', 'admin123');
-    const results = await raceOnRowLock(
-      platform.settings.database.url,
-      'SELECT id FROM auth_refresh_tokens WHERE token_hash = $1 FOR UPDATE',
-      [hashOf(session.refresh_token)],
-      () =>
-        Promise.all(
-          Array.from({ length: 20 }, () =>
-            platform.call('POST', '/api/v1/refresh', {
-              body: { refresh_token: session.refresh_token },
-            }),
+  raceIt(
+    'lets exactly one of 20 concurrent refreshes with one token win, never a 5xx',
+    async () => {
+      const session = await platform.login('admin', 'admin123');
+      const results = await raceOnRowLock(
+        platform.settings.database.url,
+        'SELECT id FROM auth_refresh_tokens WHERE token_hash = $1 FOR UPDATE',
+        [hashOf(session.refresh_token)],
+        () =>
+          Promise.all(
+            Array.from({ length: 20 }, () =>
+              platform.call('POST', '/api/v1/refresh', {
+                body: { refresh_token: session.refresh_token },
+              }),
+            ),
           ),
-        ),
-      5,
-    );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(19);
-    for (const r of results.filter((x) => x.status === 401))
-      expect(r.body).toMatchObject({ code: 40102, data: null });
-    const winner = results.find((r) => r.status === 200)!;
-    const children = await sql<{ n: number }>`
+        5,
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(19);
+      for (const r of results.filter((x) => x.status === 401))
+        expect(r.body).toMatchObject({ code: 40102, data: null });
+      const winner = results.find((r) => r.status === 200)!;
+      const children = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM auth_refresh_tokens
       WHERE parent_id = (SELECT id FROM auth_refresh_tokens WHERE token_hash = ${hashOf(session.refresh_token)})`.execute(
-      db(),
-    );
-    expect(children.rows[0]!.n).toBe(1);
-    const next = await platform.call('POST', '/api/v1/refresh', {
-      body: { refresh_token: winner.body.data.refresh_token },
-    });
-    expect(next.status).toBe(200);
-  });
+        db(),
+      );
+      expect(children.rows[0]!.n).toBe(1);
+      const next = await platform.call('POST', '/api/v1/refresh', {
+        body: { refresh_token: winner.body.data.refresh_token },
+      });
+      expect(next.status).toBe(200);
+    },
+  );
 
   it('treats a consumed token presented more than 30 s later as theft and revokes the family', async () => {
     const first = await platform.login('admin', 'admin123');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raceOnRowLock } from '../helpers/barrier.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import {
   smtpSettings,
@@ -137,20 +137,23 @@ describe('password reset', () => {
     expect((await reset(token, 'Brand-New-Pass-77')).status).toBe(200);
   });
 
-  it('lets exactly one of two concurrent submits of one token win (RELIABILITY 24)', async () => {
-    const user = await createUser();
-    const before = sink.inbox.length;
-    await forgot({ username_or_email: user.username });
-    const token = tokenOf(await mailTo(user.email, before));
-    const results = await raceOnRowLock(
-      platform.settings.database.url,
-      'SELECT 1 FROM auth_password_resets WHERE token_hash = $1 FOR UPDATE',
-      [createHash('sha256').update(token).digest('hex')],
-      () => Promise.all([reset(token, 'Winner-Pass-One-1'), reset(token, 'Winner-Pass-Two-2')]),
-      2,
-    );
-    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-  });
+  raceIt(
+    'lets exactly one of two concurrent submits of one token win (RELIABILITY 24)',
+    async () => {
+      const user = await createUser();
+      const before = sink.inbox.length;
+      await forgot({ username_or_email: user.username });
+      const token = tokenOf(await mailTo(user.email, before));
+      const results = await raceOnRowLock(
+        platform.settings.database.url,
+        'SELECT 1 FROM auth_password_resets WHERE token_hash = $1 FOR UPDATE',
+        [createHash('sha256').update(token).digest('hex')],
+        () => Promise.all([reset(token, 'Winner-Pass-One-1'), reset(token, 'Winner-Pass-Two-2')]),
+        2,
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    },
+  );
 
   it('consumes the user’s other open reset links when one is used', async () => {
     const user = await createUser();

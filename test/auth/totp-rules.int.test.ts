@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raceOnRowLock } from '../helpers/barrier.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { waitForEvent } from '../helpers/events.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { advanceTimeStep } from '../../src/services/auth/totp/totp.repo.js';
@@ -147,7 +147,7 @@ describe('signing in with a second factor', () => {
     expect((await login(owner.username, owner.recovery[0]!)).status).toBe(200);
   });
 
-  it('accepts one code once when two sign-ins race with it', async () => {
+  raceIt('accepts one code once when two sign-ins race with it', async () => {
     const user = await enrolledUser();
     const code = await codeAt(user.secret, 0);
     // On PostgreSQL both sign-ins pass the step check, then wait on the row lock of the

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
 import { requestHash } from '../../src/services/bpm/idempotency/idempotency-key.js';
-import { raceOnRowLock } from '../helpers/barrier.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { realServers } from '../helpers/real-servers.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { createDefinition, createUserWith, singleApproval } from './fixtures.js';
@@ -174,7 +174,7 @@ describe('Idempotency-Key', () => {
     expect(await actionsOf(initiator, instance.id, 'reject')).toHaveLength(0);
   });
 
-  it('runs two concurrent identical requests once; both get the one answer', async () => {
+  raceIt('runs two concurrent identical requests once; both get the one answer', async () => {
     const { initiator, approver, instance, task } = await runningInstance();
     const key = uniq('race');
     // The instance row lock holds whichever request reserved the key inside its action; the
@@ -392,7 +392,7 @@ describe('conflicting task actions', () => {
     });
   });
 
-  it('tells the loser of a race on an OR node which state won', async () => {
+  raceIt('tells the loser of a race on an OR node which state won', async () => {
     const [initiator, a, b] = [
       await createUserWith(platform, []),
       await createUserWith(platform, []),

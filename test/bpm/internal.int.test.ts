@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raceOnRowLock } from '../helpers/barrier.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { createDefinition, createUserWith, singleApproval } from './fixtures.js';
 
@@ -77,7 +77,7 @@ describe('internal endpoints', () => {
     expect(dup.body.code).toBe(40901);
   });
 
-  it('gives one instance and one 40901 for two concurrent starts of one anchor', async () => {
+  raceIt('gives one instance and one 40901 for two concurrent starts of one anchor', async () => {
     const initiator = await createUserWith(platform, []);
     const def = await businessDefinition();
     const body = {

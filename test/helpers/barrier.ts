@@ -1,4 +1,21 @@
 import pg from 'pg';
+import { it } from 'vitest';
+
+/**
+ * How many rounds each race test runs: 1 in `.ci/run`'s passes, 200 in the whole fault matrix
+ * (`npm run test:matrix`, docs/fault-matrix.md).
+ */
+export const RACE_ROUNDS = Math.max(1, Math.floor(Number(process.env.RACE_ROUNDS ?? 1)) || 1);
+
+/**
+ * A race test: `race` makes its own fresh state and races on it, RACE_ROUNDS times in a row;
+ * the first round that breaks the rule fails the test.
+ */
+export function raceIt(name: string, race: () => Promise<void>): void {
+  it(name, { timeout: 30_000 * RACE_ROUNDS }, async () => {
+    for (let round = 0; round < RACE_ROUNDS; round++) await race();
+  });
+}
 
 /**
  * A race barrier on real PostgreSQL: holds a row lock from a separate session, lets the caller

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raceOnRowLock } from '../helpers/barrier.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import {
   createDepartment,
@@ -260,7 +260,7 @@ describe('users: rules', () => {
     expect(rename.body.code).toBe(40900);
   });
 
-  it('creates a username once when several requests race for it, never a 5xx', async () => {
+  raceIt('creates a username once when several requests race for it, never a 5xx', async () => {
     const username = uniq('race');
     // Every insert into the tenant checks its foreign key with a key-share lock on the tenant row:
     // holding that row makes the requests wait together, then run at once.

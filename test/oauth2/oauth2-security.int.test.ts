@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raceOnRowLock } from '../helpers/barrier.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
 import {
   authorizeInBrowser,
@@ -288,7 +288,7 @@ describe('authorization-code replay (RELIABILITY 3)', () => {
     });
   });
 
-  it('lets exactly one of two concurrent exchanges of one code win', async () => {
+  raceIt('lets exactly one of two concurrent exchanges of one code win', async () => {
     const code = await codeFor(client, {});
     const idHash = createHash('sha256').update(code).digest('hex');
     const results = await raceOnRowLock(
