@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { expect } from 'vitest';
+import { singleApproval } from '../bpm/fixtures.js';
 import { INTERNAL_TOKEN, type callbackReceiver, type Topology } from './topology.js';
 
 // The steps of a BPM flow through a topology's gateway, shared by the topology tests.
@@ -20,6 +21,7 @@ export async function publishDefinition(
   bizType: string,
   timeout?: { hours: number; action: 'auto_approve' },
 ) {
+  const tree = singleApproval([1]);
   const created = await topology.call('POST', '/api/v1/bpm/definitions', {
     token,
     body: {
@@ -31,20 +33,9 @@ export async function publishDefinition(
         fields: [{ key: 'reason', label: 'Reason', type: 'textarea', required: true }],
       },
       node_tree: {
-        id: 'start',
-        type: 'start',
-        name: 'Submit',
-        child: {
-          id: 'approve',
-          type: 'approval',
-          name: 'Approve',
-          assignee: { type: 'users', userIds: [1] },
-          // The admin both starts (as the business initiator) and approves here.
-          allowInitiator: true,
-          mode: 'or',
-          ...(timeout ? { timeout } : {}),
-          child: null,
-        },
+        ...tree,
+        // The admin both starts (as the business initiator) and approves here.
+        child: { ...tree.child, allowInitiator: true, ...(timeout ? { timeout } : {}) },
       },
     },
   });
