@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GATEWAY_ROUTES, permissionCatalogue } from '../../src/start.js';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/start.js';
 import type { OperationLogTables } from '../../src/platform/audit/operation-log-writer.js';
@@ -33,16 +33,52 @@ async function extraGateway(env: Record<string, string>, upstreams = platform.se
 }
 
 /** An upstream that records the headers the gateway sends it: a wiretap between the two. */
-async function wiretap(): Promise<{ url: string; seen: IncomingHttpHeaders[]; server: Server }> {
+async function wiretap(): Promise<{
+  url: string;
+  seen: IncomingHttpHeaders[];
+  /** Each request's header lines as received (name, value, name, value…), every copy. */
+  raw: string[][];
+  server: Server;
+}> {
   const seen: IncomingHttpHeaders[] = [];
+  const raw: string[][] = [];
   const server = createServer((req, res) => {
     seen.push({ ...req.headers });
+    raw.push([...req.rawHeaders]);
     res.setHeader('content-type', 'application/json');
     res.end('{"code":200,"message":"success","data":null}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, seen, server };
+  return { url: `http://127.0.0.1:${port}`, seen, raw, server };
+}
+
+/**
+ * One request whose header lines go out as listed (`http.request` with a flat name/value
+ * array), so a name can repeat and keep its case; fetch would fold the copies into one.
+ */
+async function rawHttp(
+  base: string,
+  method: string,
+  path: string,
+  headers: [string, string][],
+  body = '',
+): Promise<{ status: number; body: any }> {
+  const { host, hostname, port } = new URL(base);
+  const lines = [
+    ['Host', host],
+    ...(body ? [['Content-Type', 'application/json']] : []),
+    ...headers,
+  ].flat();
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, method, path, headers: lines }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** The signed set and request id the gateway sent for one request, captured by a wiretap. */
@@ -167,6 +203,82 @@ describe('client-sent X-Auth-* headers on a public route', () => {
       'x-auth-signature',
       'x-auth-timestamp',
     ]);
+  });
+
+  it('are stripped every copy: a name sent twice, and in two cases, never reaches the service', async () => {
+    const tap = await wiretap();
+    const gateway = await extraGateway({}, { ...platform.serviceUrls, auth: tap.url });
+    try {
+      const res = await rawHttp(
+        gateway.url,
+        'POST',
+        '/api/v1/login',
+        [
+          ['X-Auth-User-Id', '1'],
+          ['X-Auth-User-Id', '2'],
+          ['x-auth-user-id', '3'],
+          ['X-AUTH-PERMISSIONS', '*'],
+          ['x-auth-permissions', '*'],
+          ['X-Auth-Platform-Admin', 'true'],
+          ['x-auth-platform-admin', 'true'],
+          // A second signature and client address beside the ones the gateway will add.
+          ['X-Auth-Signature', 'forged'],
+          ['x-auth-client-ip', '198.51.100.7'],
+          ['X-Auth-Client-Ip', '198.51.100.8'],
+        ],
+        JSON.stringify({ username: 'admin', password: 'admin123' }),
+      );
+      expect(res.status).toBe(200);
+    } finally {
+      await gateway.close();
+      tap.server.close();
+    }
+    // Every X-Auth-* line the service received, as received: one copy of each signed header,
+    // none of the client's.
+    const lines = tap.raw[0]!;
+    const received: [string, string][] = [];
+    for (let i = 0; i < lines.length; i += 2) {
+      if (lines[i]!.toLowerCase().startsWith('x-auth-')) received.push([lines[i]!, lines[i + 1]!]);
+    }
+    expect(received.map(([name]) => name.toLowerCase()).sort()).toEqual([
+      'x-auth-client-ip',
+      'x-auth-nonce',
+      'x-auth-signature',
+      'x-auth-timestamp',
+    ]);
+    expect(Object.fromEntries(received)['x-auth-client-ip']).toBe('127.0.0.1');
+    expect(Object.fromEntries(received)['x-auth-signature']).not.toBe('forged');
+  });
+
+  it('grant nothing sent twice: without a token 401, with a plain user’s token only that user', async () => {
+    const repeated: [string, string][] = [
+      ['X-Auth-User-Id', '1'],
+      ['x-auth-user-id', '1'],
+      ['X-Auth-Tenant-Id', '1'],
+      ['x-auth-tenant-id', '1'],
+      ['X-Auth-Permissions', '*'],
+      ['x-auth-permissions', '*'],
+      ['X-Auth-Platform-Admin', 'true'],
+      ['x-auth-platform-admin', 'true'],
+    ];
+    const anonymous = await rawHttp(platform.url, 'GET', '/api/v1/me', repeated);
+    expect(anonymous).toEqual({
+      status: 401,
+      body: { code: 40100, message: expect.any(String), data: null },
+    });
+    const username = `plain_${randomUUID().slice(0, 8)}`;
+    const created = await platform.call('POST', '/api/v1/users', {
+      token: admin,
+      body: { username, password: 'Plain-Passw0rd!' },
+    });
+    expect(created.status).toBe(200);
+    const { access_token } = await platform.login(username, 'Plain-Passw0rd!');
+    const bearer: [string, string] = ['Authorization', `Bearer ${access_token}`];
+    const me = await rawHttp(platform.url, 'GET', '/api/v1/me', [bearer, ...repeated]);
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ username, permissions: [], is_platform_admin: false });
+    const users = await rawHttp(platform.url, 'GET', '/api/v1/users', [bearer, ...repeated]);
+    expect(users.status).toBe(403);
   });
 
   it('do not spoil the request: sign-in with them still works', async () => {
