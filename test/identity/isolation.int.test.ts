@@ -127,3 +127,80 @@ describe('tenant isolation', () => {
     expect(ours.user.id).toBe(home.user.id);
   });
 });
+
+describe('a tenant_id in the query string', () => {
+  /** Lists whose rows carry `tenant_id`; each tenant has rows in every one of them. */
+  const LISTS = [
+    'users',
+    'roles',
+    'departments',
+    'operation-logs',
+    'login-logs',
+    'logs/audit',
+  ] as const;
+  /** Rows whose set does not move between two reads (logs grow with every request). */
+  const STABLE = new Set<string>(['users', 'roles', 'departments']);
+
+  /**
+   * Lists `resource` as `token`'s caller, with and without `tenant_id=<victim>`: the parameter
+   * changes nothing, every row is the caller's tenant's (or, for a platform admin's logs, of no
+   * tenant), and none of `victimIds` appears.
+   */
+  async function expectIgnored(
+    token: string,
+    own: number,
+    victim: number,
+    victimIds: Partial<Record<string, number>>,
+  ) {
+    for (const resource of LISTS) {
+      const path = `/api/v1/${resource}?page_size=100`;
+      const plain = dataOf(await platform.call('GET', path, { token }));
+      const res = await platform.call('GET', `${path}&tenant_id=${victim}`, { token });
+      const forged = dataOf(res);
+      expect(forged.list.length, resource).toBeGreaterThan(0);
+      for (const row of forged.list) {
+        expect([own, null], `${resource} row ${row.id}`).toContain(row.tenant_id);
+      }
+      if (STABLE.has(resource)) {
+        expect(
+          forged.list.map((r: any) => r.id),
+          resource,
+        ).toEqual(plain.list.map((r: any) => r.id));
+      }
+      const victimId = victimIds[resource];
+      if (victimId !== undefined) {
+        expect(
+          forged.list.map((r: any) => r.id),
+          resource,
+        ).not.toContain(victimId);
+        const detail = await platform.call(
+          'GET',
+          `/api/v1/${resource}/${victimId}?tenant_id=${victim}`,
+          { token },
+        );
+        expect([resource, detail.status, detail.body.code]).toEqual([resource, 404, 40400]);
+      }
+    }
+  }
+
+  it("is ignored on lists and details: a tenant admin sees only their own tenant's rows", async () => {
+    // The other tenant writes rows of its own in each list (a department: an audit row too).
+    await createDepartment(platform, other.token);
+    await expectIgnored(other.token, other.tenant.id, 1, {
+      users: home.user.id,
+      roles: home.role.id,
+      departments: home.dept.id,
+    });
+  });
+
+  it("is ignored for a platform admin too: another tenant's rows never appear", async () => {
+    const theirs = {
+      users: other.adminId,
+      roles: dataOf(
+        await platform.call('GET', '/api/v1/roles?page_size=100', { token: other.token }),
+      ).list[0].id,
+      departments: (await createDepartment(platform, other.token)).id,
+    };
+    await expectIgnored(admin, 1, other.tenant.id, theirs);
+  });
+});
