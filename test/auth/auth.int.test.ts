@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SignJWT, UnsecuredJWT } from 'jose';
+import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
@@ -139,6 +139,70 @@ describe('access tokens at the gateway', () => {
       const res = await platform.call('GET', '/api/v1/me', { token });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe(40100);
+    }
+  });
+
+  /** The claims of a live session of the admin's: only a changed claim can get them refused. */
+  async function liveClaims() {
+    return decodeJwt((await platform.login('admin', 'admin123')).access_token);
+  }
+
+  /** Claims signed with the platform's key, as the platform signs its own tokens. */
+  const signed = (claims: Record<string, unknown>) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+
+  /** Waits for the start of the next second: `now` then stays this second for ~1 s. */
+  async function startOfSecond() {
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
+    return Math.floor(Date.now() / 1000);
+  }
+
+  it('refuses a token not yet valid, for another audience or from another issuer (40100)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = await liveClaims();
+    const control = await platform.call('GET', '/api/v1/me', { token: await signed(claims) });
+    expect(control.status).toBe(200);
+    for (const [name, changes] of [
+      ['nbf in the future', { nbf: now + 3600 }],
+      ['another audience', { aud: 'approva-other' }],
+      ['no audience', { aud: undefined }],
+      ['another issuer', { iss: 'approva-other' }],
+      [
+        'the OAuth issuer and audience',
+        { iss: `${platform.url}/api/v1/oauth2`, aud: 'urn:approva:api' },
+      ],
+    ] as const) {
+      const token = await signed({ ...claims, ...changes });
+      const res = await platform.call('GET', '/api/v1/me', { token });
+      expect({ name, status: res.status, body: res.body }).toEqual({
+        name,
+        status: 401,
+        body: { code: 40100, message: expect.any(String), data: null },
+      });
+    }
+  });
+
+  it('accepts exp and nbf within the 5 s clock skew and refuses them just past it', async () => {
+    // Tokens are minted at the start of a second, so the verifier's clock (whole seconds) reads
+    // `now` or at most `now + 1` when it checks them.
+    const cases = [
+      ['exp 3 s ago: inside the skew', { exp: -3 }, 200, 200],
+      ['exp 5 s ago: at the bound, refused', { exp: -5 }, 401, 40101],
+      ['exp 6 s ago', { exp: -6 }, 401, 40101],
+      ['nbf 5 s ahead: at the bound, accepted', { nbf: 5 }, 200, 200],
+      ['nbf 7 s ahead: past it', { nbf: 7 }, 401, 40100],
+    ] as const;
+    for (const [name, offsets, status, code] of cases) {
+      const claims = await liveClaims();
+      const now = await startOfSecond();
+      const changes = Object.fromEntries(
+        Object.entries(offsets).map(([claim, offset]) => [claim, now + offset]),
+      );
+      const shifted = await signed({ ...claims, ...changes });
+      const res = await platform.call('GET', '/api/v1/me', { token: shifted });
+      expect({ name, status: res.status, code: res.body.code }).toEqual({ name, status, code });
     }
   });
 
