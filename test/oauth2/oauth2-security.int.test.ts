@@ -1,11 +1,26 @@
 import { createHash, randomBytes } from 'node:crypto';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportSPKI,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+  type JWTHeaderParameters,
+} from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
+import type { OAuthTables } from '../../src/services/auth/oauth2/oauth2.tables.js';
+import { KeyCipher } from '../../src/services/auth/oauth2/signing-keys.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
 import {
   authorizeInBrowser,
   clientConfig,
+  codeFlow,
   issuerOf,
   REDIRECT_URI,
   registerClient,
@@ -320,5 +335,127 @@ describe('authorization-code replay (RELIABILITY 3)', () => {
       body: `grant_type=client_credentials&pad=${'a'.repeat(100_000)}`,
     });
     expect(big.status).toBe(413);
+  });
+});
+
+describe('forged JWT access tokens (RELIABILITY 18, 19)', () => {
+  /**
+   * The platform issues RS256 `at+jwt` access tokens for resource servers to verify against
+   * /jwks; it takes none as a credential itself: its API takes only its own HS256 tokens
+   * (forward-auth), `/userinfo` and `/introspect` only tokens it stored (opaque ones). So a
+   * forgery must get exactly what the genuine token gets at each of them, and the resource
+   * server's check API.md documents (RS256, `typ: at+jwt`, issuer, audience) must refuse it.
+   */
+  it('answers every forgery as the genuine token: 401 in one shape at the API and /userinfo, never introspected; the documented check refuses it', async () => {
+    const client = await registerClient(platform, {
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code'],
+      access_token_format: 'jwt',
+    });
+    const config = await clientConfig(platform, client);
+    const { tokens } = await codeFlow(config, { scope: 'openid api' });
+    const genuine = tokens.access_token;
+    const header = decodeProtectedHeader(genuine);
+    const claims = decodeJwt(genuine);
+    expect([header.alg, header.typ, claims.sub]).toEqual(['RS256', 'at+jwt', '1']);
+
+    // The server's own signing key, as a thief of it would hold it: decrypted from storage.
+    const stored = await platform.kernel.database.db
+      .withTables<OAuthTables>()
+      .selectFrom('auth_oauth_signing_keys')
+      .where('kid', '=', header.kid!)
+      .select('private_jwk_encrypted')
+      .executeTakeFirstOrThrow();
+    const privateJwk = JSON.parse(
+      new KeyCipher(platform.settings.auth.oidc.keyEncryptionKey).open(
+        stored.private_jwk_encrypted,
+      ),
+    ) as JWK;
+    const serverKey = await importJWK(privateJwk, 'RS256');
+    const { keys } = (await (await fetch(`${issuerOf(platform)}/jwks`)).json()) as {
+      keys: JWK[];
+    };
+    const publicJwk = keys.find((k) => k.kid === header.kid)!;
+    const publicPem = await exportSPKI(
+      (await importJWK(publicJwk, 'RS256')) as Parameters<typeof exportSPKI>[0],
+    );
+    const stranger = (await generateKeyPair('RS256')).privateKey;
+
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (
+      protectedHeader: JWTHeaderParameters,
+      key: Parameters<SignJWT['sign']>[0],
+      extra: Record<string, unknown> = {},
+    ) => new SignJWT({ ...claims, ...extra }).setProtectedHeader(protectedHeader).sign(key);
+    const forgeries: Record<string, string> = {
+      // Key confusion: HS256 keyed with the RS256 public key, as PEM text and as the JWK.
+      'HS256 keyed with the public PEM': await sign(
+        { alg: 'HS256', typ: 'at+jwt', kid: header.kid },
+        new TextEncoder().encode(publicPem),
+      ),
+      'HS256 keyed with the public JWK': await sign(
+        { alg: 'HS256', typ: 'at+jwt', kid: header.kid },
+        new TextEncoder().encode(JSON.stringify(publicJwk)),
+      ),
+      'an unknown kid': await sign({ alg: 'RS256', typ: 'at+jwt', kid: 'unknown-kid' }, stranger),
+      // The rest are signed with the server's real key: only the claims or header are wrong.
+      'typ JWT': await sign({ alg: 'RS256', typ: 'JWT', kid: header.kid }, serverKey),
+      'nbf in the future': await sign({ alg: 'RS256', typ: 'at+jwt', kid: header.kid }, serverKey, {
+        nbf: now + 3600,
+      }),
+      'another audience': await sign({ alg: 'RS256', typ: 'at+jwt', kid: header.kid }, serverKey, {
+        aud: 'urn:other:api',
+      }),
+      'another issuer': await sign({ alg: 'RS256', typ: 'at+jwt', kid: header.kid }, serverKey, {
+        iss: 'https://issuer.example.test/api/v1/oauth2',
+      }),
+    };
+
+    const answers = async (token: string) => {
+      const api = await platform.call('GET', '/api/v1/me', { token });
+      const userinfo = await fetch(`${issuerOf(platform)}/userinfo`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const introspection = await fetch(`${issuerOf(platform)}/introspect`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(client.client_id, client.client_secret!),
+        },
+        body: new URLSearchParams({ token }).toString(),
+      });
+      return {
+        api: [api.status, api.body],
+        userinfo: [userinfo.status, await userinfo.json()],
+        introspection: [introspection.status, await introspection.json()],
+      };
+    };
+    const refused = await answers(genuine);
+    expect(refused).toEqual({
+      api: [401, { code: 40100, message: expect.any(String), data: null }],
+      userinfo: [401, { error: 'invalid_token', error_description: expect.any(String) }],
+      // oidc-provider refuses to introspect any JWT-shaped token: nothing is looked up.
+      introspection: [
+        400,
+        {
+          error: 'unsupported_token_type',
+          error_description:
+            'Structured JWT Tokens cannot be introspected via the introspection_endpoint',
+        },
+      ],
+    });
+    const jwks = createLocalJWKSet({ keys });
+    const resourceServerCheck = (token: string) =>
+      jwtVerify(token, jwks, {
+        algorithms: ['RS256'],
+        typ: 'at+jwt',
+        issuer: issuerOf(platform),
+        audience: 'urn:approva:api',
+      });
+    await expect(resourceServerCheck(genuine)).resolves.toBeTruthy();
+    for (const [name, forged] of Object.entries(forgeries)) {
+      expect({ name, ...(await answers(forged)) }).toEqual({ name, ...refused });
+      await expect(resourceServerCheck(forged), name).rejects.toThrow();
+    }
   });
 });
