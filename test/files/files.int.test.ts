@@ -288,6 +288,33 @@ describe('links', () => {
     // The untampered link still works: the refusals above were about the links.
     expect((await download(platform, file.url)).response.status).toBe(200);
   });
+  it('answers 404 to a signed link used with another method, and the file stays as it was', async () => {
+    const file = dataOf(await upload(platform, admin, Buffer.from('secret')));
+    // The signature is a read credential for GET (and HEAD, GET's headers without the body).
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+      const res = await fetch(`${platform.url}${file.url}`, {
+        method,
+        ...(['POST', 'PUT', 'PATCH'].includes(method)
+          ? { body: 'replaced', headers: { 'content-type': 'application/octet-stream' } }
+          : {}),
+      });
+      const text = await res.text();
+      expect({ method, status: res.status }).toEqual({ method, status: 404 });
+      expect(JSON.parse(text)).toEqual({ code: 40400, message: expect.any(String), data: null });
+    }
+    const head = await fetch(`${platform.url}${file.url}`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([
+      200,
+      '6',
+      '',
+    ]);
+    const { response, bytes } = await download(platform, file.url);
+    expect([response.status, bytes.toString()]).toEqual([200, 'secret']);
+    const listed = dataOf(
+      await platform.call('GET', '/api/v1/files?page_size=100', { token: admin }),
+    );
+    expect(listed.list.map((f: { id: number }) => f.id)).toContain(file.id);
+  });
 });
 
 describe('tenants and permissions', () => {
