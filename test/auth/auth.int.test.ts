@@ -307,12 +307,17 @@ describe('refresh tokens', () => {
       for (const r of results.filter((x) => x.status === 401))
         expect(r.body).toMatchObject({ code: 40102, data: null });
       const winner = results.find((r) => r.status === 200)!;
-      const children = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM auth_refresh_tokens
-      WHERE parent_id = (SELECT id FROM auth_refresh_tokens WHERE token_hash = ${hashOf(session.refresh_token)})`.execute(
-        db(),
-      );
-      expect(children.rows[0]!.n).toBe(1);
+      // The parent row is marked consumed (once, by the winner), and its one child is the
+      // winner's token, not yet consumed.
+      const rows = await sql<{ consumed: boolean; children: string[] }>`
+      SELECT p.consumed_at IS NOT NULL AS consumed,
+             coalesce(array_agg(c.token_hash) FILTER (WHERE c.consumed_at IS NULL), '{}') AS children
+      FROM auth_refresh_tokens p LEFT JOIN auth_refresh_tokens c ON c.parent_id = p.id
+      WHERE p.token_hash = ${hashOf(session.refresh_token)}
+      GROUP BY p.id`.execute(db());
+      expect(rows.rows).toEqual([
+        { consumed: true, children: [hashOf(winner.body.data.refresh_token)] },
+      ]);
       const next = await platform.call('POST', '/api/v1/refresh', {
         body: { refresh_token: winner.body.data.refresh_token },
       });
