@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
@@ -11,6 +12,7 @@ beforeAll(async () => {
   admin = await platform.adminToken();
 });
 afterAll(() => platform?.close());
+const db = () => platform.kernel.database.db;
 
 type User = Awaited<ReturnType<typeof createUserWith>>;
 
@@ -235,6 +237,24 @@ describe('a flow-form instance', () => {
     });
     expect(timeline.body.data.filter((e: any) => e.action === 'approve')).toHaveLength(1);
     expect(timeline.body.data.filter((e: any) => e.action === 'finish')).toHaveLength(1);
+    // The transition wrote its outbox row once: the initiator's "finished" notice, beside the
+    // approvers' "todo" notice the start wrote.
+    const outbox = await sql<{ kind: string; target: string; user_ids: number[] }>`
+      SELECT kind, target, payload->'user_ids' AS user_ids FROM bpm_outbox
+      WHERE (payload->>'instance_id')::bigint = ${instance.id} ORDER BY id`.execute(db());
+    expect(outbox.rows).toEqual([
+      { kind: 'inbox', target: 'todo', user_ids: [a.id, b.id] },
+      { kind: 'inbox', target: 'terminal', user_ids: [initiator.id] },
+    ]);
+    // And as many business-audit rows as one approval writes: none. API.md keeps approvals in
+    // the timeline; the business audit records administrative changes (a reassign, a resume).
+    const audited = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM audit_business_logs
+      WHERE (target_type = 'instance' AND target_id = ${String(instance.id)})
+         OR (target_type = 'task' AND target_id IN (${String(ta.id)}, ${String(tb.id)}))`.execute(
+      db(),
+    );
+    expect(audited.rows[0]!.n).toBe(0);
   });
 
   it('lets the initiator cancel only before the first approval acts', async () => {
