@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
@@ -12,6 +13,7 @@ beforeAll(async () => {
   admin = await platform.adminToken();
 });
 afterAll(() => platform?.close());
+const db = () => platform.kernel.database.db;
 
 async function businessDefinition() {
   const bizType = uniq('contract').toLowerCase();
@@ -77,7 +79,16 @@ describe('internal endpoints', () => {
     expect(dup.body.code).toBe(40901);
   });
 
-  raceIt('gives one instance and one 40901 for two concurrent starts of one anchor', async () => {
+  /** How many instances of the anchor the database holds: `live` ones (running, suspended). */
+  async function countAnchor(bizType: string, bizId: string, live = false) {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM bpm_instances
+      WHERE tenant_id = 1 AND biz_type = ${bizType} AND biz_id = ${bizId}
+        AND (${!live} OR status IN ('running', 'suspended'))`.execute(db());
+    return rows[0]!.n;
+  }
+
+  raceIt('gives one instance and 19 × 40901 for 20 concurrent starts of one anchor', async () => {
     const initiator = await createUserWith(platform, []);
     const def = await businessDefinition();
     const body = {
@@ -91,11 +102,48 @@ describe('internal endpoints', () => {
       platform.settings.database.url,
       'LOCK TABLE bpm_instances IN SHARE ROW EXCLUSIVE MODE',
       [],
-      () => Promise.all([internalStart(body), internalStart(body)]),
-      2,
+      () => Promise.all(Array.from({ length: 20 }, () => internalStart(body))),
+      5,
     );
-    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(results.find((r) => r.status === 409)!.body.code).toBe(40901);
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    for (const loser of results.filter((r) => r.status === 409)) {
+      expect(loser.body).toEqual({ code: 40901, message: expect.any(String), data: null });
+    }
+    expect(await countAnchor(def.bizType, body.biz_id)).toBe(1);
+  });
+
+  it('is decided by the partial unique index: a second live row is refused, a finished one is not', async () => {
+    const initiator = await createUserWith(platform, []);
+    const def = await businessDefinition();
+    const bizId = uniq('index');
+    const started = await internalStart({
+      tenant_id: 1,
+      initiator_id: initiator.id,
+      definition_key: def.key,
+      biz_id: bizId,
+      form: { reason: 'r', days: 1 },
+    });
+    expect(started.status).toBe(200);
+    // A copy of the live row written straight to the table, past every check of the service.
+    const copy = (status: string) =>
+      sql`
+      INSERT INTO bpm_instances (tenant_id, definition_id, definition_key, definition_version,
+        title, status, initiator_id, biz_type, biz_id, form)
+      SELECT tenant_id, definition_id, definition_key, definition_version, title, ${status},
+        initiator_id, biz_type, biz_id, form
+      FROM bpm_instances WHERE id = ${started.body.data.id}`.execute(db());
+    for (const status of ['running', 'suspended']) {
+      const refused = await copy(status).catch((err: unknown) => err);
+      expect(refused).toMatchObject({ code: '23505' });
+      expect(String((refused as { constraint?: string }).constraint ?? refused)).toContain(
+        'bpm_instances_live_anchor',
+      );
+    }
+    // The index is partial: finished instances of the anchor may be many.
+    await copy('approved');
+    await copy('canceled');
+    expect(await countAnchor(def.bizType, bizId)).toBe(3);
+    expect(await countAnchor(def.bizType, bizId, true)).toBe(1);
   });
 
   it('answers 40104 for a wrong token and needs no bearer', async () => {
