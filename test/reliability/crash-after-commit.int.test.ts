@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAVE_FORM, singleApproval } from '../bpm/fixtures.js';
 import { uniq, TEST_JWT_SECRET } from '../helpers/platform.js';
@@ -170,6 +171,28 @@ describe.skipIf(!realServers.database)(
         }
         await new Promise((r) => setTimeout(r, 500));
         expect(received).toHaveLength(1);
+        // The row is settled as delivered under the event id the receiver saw (marked after
+        // the receiver's 2xx: read until it is, within the same wait).
+        const outbox = async () => {
+          const db = new pg.Client({ connectionString: scratch.url });
+          await db.connect();
+          try {
+            const { rows } = await db.query<{ event_id: string; status: string }>(
+              `SELECT event_id, status FROM bpm_outbox
+               WHERE kind = 'callback' AND (payload->>'instance_id')::bigint = $1`,
+              [started.body.data.id],
+            );
+            return rows;
+          } finally {
+            await db.end();
+          }
+        };
+        let rows = await outbox();
+        while (rows[0]?.status !== 'delivered' && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          rows = await outbox();
+        }
+        expect(rows).toEqual([{ event_id: received[0], status: 'delivered' }]);
       } finally {
         second.child.kill('SIGTERM');
         await new Promise((r) => second.child.once('exit', r));
