@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { approval, chain, flowHelpers } from '../bpm/fixtures.js';
 import { csvObjects, fetchCsv } from './export-csv.js';
 
 let platform: TestPlatform;
@@ -159,6 +160,100 @@ describe('business audit', () => {
     } finally {
       await sql`DROP TRIGGER refuse_doomed_audit ON audit_business_logs`.execute(db());
     }
+  });
+});
+
+describe('an audit row that cannot be written', () => {
+  /**
+   * Runs `body` while the audit store refuses every row about `target` (a trigger raising on
+   * insert: the audit write fails inside the change's transaction, after the change's own
+   * statements ran).
+   */
+  async function withRefusedAudit(target: { type: string; id: number }, body: () => Promise<void>) {
+    await sql`CREATE TABLE IF NOT EXISTS refused_audit_targets (target_type text, target_id text)`.execute(
+      db(),
+    );
+    await sql`CREATE OR REPLACE FUNCTION refuse_audit_target() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM refused_audit_targets
+                   WHERE target_type = NEW.target_type AND target_id = NEW.target_id) THEN
+          RAISE EXCEPTION 'audit store refused';
+        END IF;
+        RETURN NEW;
+      END $$`.execute(db());
+    await sql`CREATE OR REPLACE TRIGGER refuse_audit_target BEFORE INSERT ON audit_business_logs
+      FOR EACH ROW EXECUTE FUNCTION refuse_audit_target()`.execute(db());
+    await sql`INSERT INTO refused_audit_targets VALUES (${target.type}, ${String(target.id)})`.execute(
+      db(),
+    );
+    try {
+      await body();
+    } finally {
+      await sql`DELETE FROM refused_audit_targets WHERE target_type = ${target.type}
+        AND target_id = ${String(target.id)}`.execute(db());
+    }
+  }
+
+  it('fails an update of an existing row with 500 and leaves the row as it was', async () => {
+    const code = uniq('kept').toLowerCase();
+    const created = await platform.call('POST', '/api/v1/roles', {
+      token: admin,
+      body: { code, name: 'Kept', permissions: ['system:user:list'] },
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as number;
+    const before = (await platform.call('GET', `/api/v1/roles/${id}`, { token: admin })).body.data;
+    await withRefusedAudit({ type: 'role', id }, async () => {
+      const res = await platform.call('PUT', `/api/v1/roles/${id}`, {
+        token: admin,
+        body: { name: 'Changed', permissions: ['*'] },
+      });
+      expect([res.status, res.body.code]).toEqual([500, 50000]);
+    });
+    const after = (await platform.call('GET', `/api/v1/roles/${id}`, { token: admin })).body.data;
+    expect(after).toEqual(before);
+    const rows = await sql<{ action: string }>`SELECT action FROM audit_business_logs
+      WHERE target_type = 'role' AND target_id = ${String(id)} ORDER BY seq`.execute(db());
+    expect(rows.rows.map((r) => r.action)).toEqual(['create']);
+  });
+
+  it('fails a BPM reassign with 500: the task keeps its holder, and no outbox row is written', async () => {
+    const { publish, start, pendingTaskOf, users, get } = flowHelpers(platform, () => admin);
+    const [initiator, holder, successor] = await users(3);
+    const def = await publish(chain(approval('n', [holder.id])));
+    const id = (await start(initiator, def.key)).body.data.id as number;
+    const task = await pendingTaskOf(holder, id);
+    const outbox = () =>
+      sql<{ target: string; user_ids: number[] }>`
+        SELECT target, payload->'user_ids' AS user_ids FROM bpm_outbox
+        WHERE (payload->>'instance_id')::bigint = ${id} ORDER BY id`.execute(db());
+    const outboxBefore = (await outbox()).rows;
+    // The start's "todo" notice to the holder; a reassign would add one to the successor.
+    expect(outboxBefore).toEqual([{ target: 'todo', user_ids: [holder.id] }]);
+    await withRefusedAudit({ type: 'task', id: task.id }, async () => {
+      const res = await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/reassign`, {
+        token: admin,
+        body: { to_user_id: successor.id },
+      });
+      expect([res.status, res.body.code]).toEqual([500, 50000]);
+    });
+    expect((await pendingTaskOf(holder, id)).id).toBe(task.id);
+    const detail = await get(admin, `/api/v1/bpm/tasks/${task.id}`);
+    expect(detail.body.data).toMatchObject({ assignee_id: holder.id, status: 'pending' });
+    expect(detail.body.data.original_assignee_id ?? null).toBeNull();
+    expect((await outbox()).rows).toEqual(outboxBefore);
+    const timeline = await get(initiator, `/api/v1/bpm/instances/${id}/timeline`);
+    expect(timeline.body.data.map((e: any) => e.action)).not.toContain('reassign');
+    // The same reassign goes through once the audit store takes rows again.
+    const moved = await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/reassign`, {
+      token: admin,
+      body: { to_user_id: successor.id },
+    });
+    expect(moved.status).toBe(200);
+    expect((await outbox()).rows).toEqual([
+      ...outboxBefore,
+      { target: 'todo', user_ids: [successor.id] },
+    ]);
   });
 });
 
