@@ -194,21 +194,28 @@ describe('a flow-form instance', () => {
       body: { code, name: 'Other', admin_username: 'boss', admin_password: 'Other-Passw0rd!' },
     });
     const other = (await platform.login('boss', 'Other-Passw0rd!', code)).access_token;
-    for (const [method, path] of [
-      ['GET', `/api/v1/bpm/instances/${instance.id}`],
-      ['GET', `/api/v1/bpm/instances/${instance.id}/timeline`],
-      ['GET', `/api/v1/bpm/tasks/${task.id}`],
-      ['POST', `/api/v1/bpm/tasks/${task.id}/approve`],
-      ['POST', `/api/v1/bpm/instances/${instance.id}/cancel`],
-    ] as const) {
-      const res = await platform.call(method, path, {
+    // With or without the instance's tenant named in the query string: it is ignored.
+    for (const query of ['', '?tenant_id=1']) {
+      for (const [method, path] of [
+        ['GET', `/api/v1/bpm/instances/${instance.id}`],
+        ['GET', `/api/v1/bpm/instances/${instance.id}/timeline`],
+        ['GET', `/api/v1/bpm/tasks/${task.id}`],
+        ['POST', `/api/v1/bpm/tasks/${task.id}/approve`],
+        ['POST', `/api/v1/bpm/instances/${instance.id}/cancel`],
+      ] as const) {
+        const res = await platform.call(method, `${path}${query}`, {
+          token: other,
+          body: method === 'POST' ? {} : undefined,
+        });
+        expect([method, path, query, res.status]).toEqual([method, path, query, 404]);
+      }
+      const todo = await platform.call('GET', `/api/v1/bpm/tasks/todo${query}`, { token: other });
+      expect(todo.body.data.total).toBe(0);
+      const definitions = await platform.call('GET', `/api/v1/bpm/definitions${query}`, {
         token: other,
-        body: method === 'POST' ? {} : undefined,
       });
-      expect(res.status).toBe(404);
+      expect(definitions.body.data.list.map((d: { id: number }) => d.id)).not.toContain(def.id);
     }
-    const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo', { token: other });
-    expect(todo.body.data.total).toBe(0);
   });
 
   raceIt('completes an OR node once when two approvers approve at the same instant', async () => {

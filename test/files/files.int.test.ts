@@ -321,14 +321,21 @@ describe('tenants and permissions', () => {
   it("answers 404 to another tenant's file id, for links and deletes", async () => {
     const file = dataOf(await upload(platform, admin, Buffer.from('mine')));
     const other = await createTenantWithAdmin(platform, admin);
-    expect(
-      (await platform.call('GET', `/api/v1/files/${file.id}/url`, { token: other.token })).status,
-    ).toBe(404);
-    expect(
-      (await platform.call('DELETE', `/api/v1/files/${file.id}`, { token: other.token })).status,
-    ).toBe(404);
-    const list = dataOf(await platform.call('GET', '/api/v1/files', { token: other.token }));
-    expect(list.list.map((f: { id: number }) => f.id)).not.toContain(file.id);
+    // Naming the file's tenant in the query string changes nothing: it is ignored.
+    for (const query of ['', '?tenant_id=1']) {
+      const link = await platform.call('GET', `/api/v1/files/${file.id}/url${query}`, {
+        token: other.token,
+      });
+      expect([query, link.status]).toEqual([query, 404]);
+      const removed = await platform.call('DELETE', `/api/v1/files/${file.id}${query}`, {
+        token: other.token,
+      });
+      expect([query, removed.status]).toEqual([query, 404]);
+      const list = dataOf(
+        await platform.call('GET', `/api/v1/files${query}`, { token: other.token }),
+      );
+      expect(list.list.map((f: { id: number }) => f.id)).not.toContain(file.id);
+    }
   });
 
   it("lets a user upload and delete their own file; others' need the codes; delete is audited", async () => {
