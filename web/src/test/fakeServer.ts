@@ -12,13 +12,16 @@ export interface FakeServer {
     body: unknown;
     headers: Headers;
   }>;
+  /** May answer later (a promise): a test can hold one answer back while others arrive. */
   answer: (
     method: string,
     path: string,
     query: URLSearchParams,
     body: unknown,
-  ) => { status: number; body: unknown } | undefined;
+  ) => Answer | undefined | Promise<Answer | undefined>;
 }
+
+type Answer = { status: number; body: unknown };
 
 export const ok = (data: unknown) => ({
   status: 200,
@@ -39,7 +42,7 @@ export function installFakeServer(): FakeServer {
       body,
       headers: request.headers,
     });
-    const found = state.answer(request.method, url.pathname, url.searchParams, body) ?? {
+    const found = (await state.answer(request.method, url.pathname, url.searchParams, body)) ?? {
       status: 404,
       body: { code: 40400, message: `no answer for ${request.method} ${url.pathname}`, data: null },
     };

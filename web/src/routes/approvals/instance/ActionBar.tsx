@@ -48,6 +48,8 @@ interface Props {
   schema: FormSchema | null;
   /** Form fields this node's approver may change when approving (`editableFields`). */
   editableFields?: string[];
+  /** False while the schema or the editable fields are still loading: the buttons wait. */
+  ready?: boolean;
   onDone: () => void;
 }
 
@@ -57,6 +59,7 @@ export function ActionBar({
   taskId,
   schema,
   editableFields = [],
+  ready = true,
   onDone,
 }: Props) {
   const { t } = useTranslation();
@@ -74,6 +77,7 @@ export function ActionBar({
             type={a === 'approve' ? 'primary' : 'default'}
             danger={a === 'reject' || a === 'terminate'}
             onClick={() => setOpen(a)}
+            disabled={!ready}
             data-testid={`action-${a}`}
           >
             {t(`action.${a}`)}

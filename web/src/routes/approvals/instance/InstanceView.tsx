@@ -28,15 +28,22 @@ import { ErrorState, LoadingState } from '../../../components/states';
 /**
  * The definition's form schema, for labels and types: the detail answer carries only the values.
  * Read from the definition when the caller may list definitions, else from what they may start.
+ * `pending` while the answer that would hold it has not come.
  */
-function useFormSchema(instance: InstanceDetail | undefined): FormSchema | null {
+function useFormSchema(instance: InstanceDetail | undefined): {
+  schema: FormSchema | null;
+  pending: boolean;
+} {
   const { can } = useAuth();
   const mayList = can('bpm:definition:list');
   const startable = useStartable();
   const definition = useDefinition(instance?.definition_id, mayList);
-  if (definition.data) return definition.data.form_schema;
+  if (definition.data) return { schema: definition.data.form_schema, pending: false };
   const fromStartable = startable.data?.find((d) => d.id === instance?.definition_id);
-  return fromStartable?.form_schema ?? null;
+  return {
+    schema: fromStartable?.form_schema ?? null,
+    pending: mayList ? definition.isPending : startable.isPending,
+  };
 }
 
 export function InstanceView({
@@ -61,7 +68,7 @@ export function InstanceView({
 }) {
   const { t } = useTranslation();
   const { me } = useAuth();
-  const schema = useFormSchema(instance);
+  const { schema, pending: schemaPending } = useFormSchema(instance);
   const [explain, setExplain] = useState(false);
   const diagram = useInstanceDiagram(instance.id);
   const timeline = useInstanceTimeline(instance.id);
@@ -74,6 +81,10 @@ export function InstanceView({
       });
     return fields;
   }, [diagram.data, taskNodeId]);
+  // An action's form is built from the schema and the node's editable fields when it opens: a
+  // click before they are known would open an approval without the fields it may change (and,
+  // had they come while it was open, with those fields empty, the initiator's files dropped).
+  const actionsReady = !schemaPending && !(taskNodeId && diagram.isPending);
 
   // Holders (and those they stand in for) by name from the people directory.
   const directory = usePeople(
@@ -178,6 +189,7 @@ export function InstanceView({
             taskId={taskId}
             schema={schema}
             editableFields={editableFields}
+            ready={actionsReady}
             onDone={refetch}
           />
         </div>
