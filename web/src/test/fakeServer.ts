@@ -42,7 +42,9 @@ export function installFakeServer(): FakeServer {
       body,
       headers: request.headers,
     });
-    const found = (await state.answer(request.method, url.pathname, url.searchParams, body)) ?? {
+    const given = state.answer(request.method, url.pathname, url.searchParams, body);
+    // A held answer is awaited; any other is used in the same tick, as before holding existed.
+    const found = (given instanceof Promise ? await given : given) ?? {
       status: 404,
       body: { code: 40400, message: `no answer for ${request.method} ${url.pathname}`, data: null },
     };

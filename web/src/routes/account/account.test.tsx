@@ -3,36 +3,10 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { App as AntApp } from 'antd';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-/** The server as the browser sees it: each test answers the requests it expects. */
-const server = vi.hoisted(() => {
-  const state = {
-    calls: [] as Array<{ method: string; path: string; body: unknown }>,
-    answer: (() => undefined) as (
-      method: string,
-      path: string,
-      body: unknown,
-    ) => { status: number; body: unknown } | undefined,
-  };
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input instanceof Request ? input : String(input), init);
-    const url = new URL(request.url, 'http://console.test');
-    const text = await request.text();
-    const body: unknown = text ? JSON.parse(text) : null;
-    state.calls.push({ method: request.method, path: url.pathname, body });
-    const found = state.answer(request.method, url.pathname, body) ?? {
-      status: 404,
-      body: { code: 40400, message: `no answer for ${request.method} ${url.pathname}`, data: null },
-    };
-    return new Response(JSON.stringify(found.body), {
-      status: found.status,
-      headers: { 'content-type': 'application/json' },
-    });
-  };
-  return state;
-});
-
+// First: the API client keeps the `fetch` it finds when it is created.
+import { server } from '../../test/fakeServer';
 import i18n from '../../i18n';
 import { AuthProvider } from '../../auth/AuthContext';
 import { readTokens, saveTokens } from '../../api/session';
@@ -96,7 +70,7 @@ const submit = async (name: RegExp | string) => {
 
 describe('sign-in with TOTP on', () => {
   it('asks for the code on 40001 `totp_code` without an error, then sends it with the password', async () => {
-    server.answer = (method, path, body) => {
+    server.answer = (method, path, _query, body) => {
       if (path === '/api/v1/login/oauth') return ok({ providers: ['github'] });
       if (path === '/api/v1/me') return ok(ME);
       if (path !== '/api/v1/login') return undefined;
@@ -159,7 +133,9 @@ describe('the provider callback page', () => {
     expect(screen.getByRole('alert').textContent).toBe(
       'This external account is already linked to another account.',
     );
-    const posted = server.calls.filter((c) => c.method === 'POST');
+    const posted = server.calls
+      .filter((c) => c.method === 'POST')
+      .map(({ method, path, body }) => ({ method, path, body }));
     expect(posted).toEqual([
       {
         method: 'POST',
@@ -192,7 +168,7 @@ describe('the provider callback page', () => {
 
   it('asks a TOTP user for the code, then sends it with the same code and state', async () => {
     rememberAttempt('st-3', { purpose: 'login', back: '/my' });
-    server.answer = (method, path, body) => {
+    server.answer = (method, path, _query, body) => {
       if (path === '/api/v1/me') return ok(ME);
       if (path !== '/api/v1/login/oauth/github/callback') return undefined;
       const code = (body as { totp_code?: string }).totp_code;
