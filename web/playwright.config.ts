@@ -5,6 +5,9 @@ const serverEnv = {
   DATA_DIR: 'memory://',
   LOG_LEVEL: 'warn',
   METRICS_ENABLED: 'false',
+  // Error-text overrides show within 2 s rather than the default 30 s (system.spec.ts waits for
+  // a changed text to reach the services).
+  ERROR_TEXT_REFRESH_INTERVAL: '2s',
 };
 
 /**
@@ -18,8 +21,11 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Two spec files at a time, each in its own browser, against the same platform: the specs make
+  // their own users, roles and requests (unique names) and never wait for a count they do not
+  // own. Tests within a file run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

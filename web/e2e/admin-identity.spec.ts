@@ -11,7 +11,14 @@ import {
   type User,
 } from './api';
 import { audit } from './axe';
-import { choose, pickPerson, signedIn, submitDialog, type Person } from './session';
+import {
+  choose,
+  pickPerson,
+  signedIn,
+  signInThroughPage,
+  submitDialog,
+  type Person,
+} from './session';
 
 /**
  * The identity admin pages: an administrator creates a role and a user through them, gives the
@@ -75,7 +82,12 @@ test('an administrator creates a role and a user through the pages; the user see
     old_password: INITIAL_PASSWORD,
     new_password: NEW_PASSWORD,
   });
-  const reader = await signedIn(browser, { username, password: NEW_PASSWORD }, '/admin/posts');
+  // The new user signs in through the sign-in page, as they would.
+  const reader = await signInThroughPage(
+    browser,
+    { username, password: NEW_PASSWORD },
+    '/admin/posts',
+  );
   await expect(reader.getByText('Posts', { exact: true }).first()).toBeVisible();
   await expect(reader.locator('.ant-table')).toBeVisible();
   await expect(reader.getByText('Could not load')).toHaveCount(0);

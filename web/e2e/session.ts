@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 
 export interface Person {
@@ -6,10 +7,49 @@ export interface Person {
 }
 
 /**
- * A browser of its own for each person, signed in through the sign-in page (of the platform at
- * `baseURL`, when a spec starts one of its own).
+ * A browser of its own for each person, signed in (to the platform at `baseURL`, when a spec
+ * starts one of its own). The sign-in goes through the API, as the sign-in page would send it,
+ * and the tokens are put where the console keeps them: the sign-in page itself is tested by the
+ * specs about it (`signInThroughPage`), and a hundred stories need not each fill it in again.
  */
 export async function signedIn(
+  browser: Browser,
+  person: Person,
+  path = '/todo',
+  baseURL?: string,
+): Promise<Page> {
+  const context = await browser.newContext(baseURL ? { baseURL } : {});
+  const device = randomUUID();
+  const res = await context.request.post('/api/v1/login', {
+    data: { username: person.username, password: person.password },
+    headers: { 'x-device-id': device },
+  });
+  if (!res.ok())
+    throw new Error(`sign-in of ${person.username}: ${res.status()} ${await res.text()}`);
+  const { data } = (await res.json()) as { data: { access_token: string; refresh_token: string } };
+  const page = await context.newPage();
+  // Any page of the console's origin that is not the console: the tokens go in before it starts.
+  await page.goto('/robots.txt');
+  await page.evaluate(
+    ({ tokens, id }) => {
+      localStorage.setItem('approva.tokens', tokens);
+      localStorage.setItem('approva.device_id', id);
+    },
+    {
+      tokens: JSON.stringify({
+        access_token: data.access_token,
+        refresh_token: data.refresh_token,
+      }),
+      id: device,
+    },
+  );
+  await page.goto(path);
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  return page;
+}
+
+/** As `signedIn`, through the sign-in page: for the specs about signing in. */
+export async function signInThroughPage(
   browser: Browser,
   person: Person,
   path = '/todo',
