@@ -14,9 +14,15 @@ import { createScratchDatabase } from '../helpers/scratch-database.js';
 // after_commit_before_dispatch), before it answers or sends the terminal-state callback. A
 // platform started again on the same database delivers the callback once, and the client's
 // retry with the same Idempotency-Key gets the original answer, not a 409.
+// Row 7 with a real crash too: the process is SIGKILLed after the receiver answered 2xx and before
+// the row is marked delivered (failpoint after_2xx_before_mark); the platform started again sends
+// the same event again, under the same event id, so a receiver that dedupes applies it once.
 
 const INTERNAL_TOKEN = 'internal-Kq7-9vX2-Lm4P-token';
-const bizType = uniq('crash').toLowerCase();
+/** One business type per test: a type belongs to one definition. */
+const BIZ_TYPES = { commit: uniq('crash').toLowerCase(), mark: uniq('mark').toLowerCase() };
+const callbackEnv = (type: string) =>
+  `BPM_CALLBACK_${type.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let receiver: Server;
 const received: string[] = [];
@@ -51,7 +57,8 @@ async function startChild(failpoint?: string): Promise<{ url: string; child: Chi
         NATS_URL: '',
         JWT_SECRET: TEST_JWT_SECRET,
         BPM_INTERNAL_TOKEN: INTERNAL_TOKEN,
-        [`BPM_CALLBACK_${bizType.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`]: `http://127.0.0.1:${port}/cb`,
+        [callbackEnv(BIZ_TYPES.commit)]: `http://127.0.0.1:${port}/cb`,
+        [callbackEnv(BIZ_TYPES.mark)]: `http://127.0.0.1:${port}/cb`,
         BPM_OUTBOX_POLL_INTERVAL: '100ms',
         // The outbox poller of the first process can claim the row between the commit and the
         // kill; the claim then holds until its lease runs out, and only then does the second
@@ -89,6 +96,76 @@ async function call(
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
+/**
+ * On the platform at `url`: the admin's token, a business definition of `bizType` with one step
+ * the admin may approve, an instance of it started through the internal API, and its task.
+ */
+async function businessTask(url: string, bizType: string) {
+  const login = await call(url, 'POST', '/api/v1/login', {
+    body: { username: 'admin', password: 'admin123' },
+  });
+  const admin = login.body.data.access_token as string;
+  const created = await call(url, 'POST', '/api/v1/bpm/definitions', {
+    token: admin,
+    body: {
+      key: uniq('crash').toLowerCase().replace(/_/g, '-'),
+      name: 'Crash',
+      form_mode: 'business',
+      biz_type: bizType,
+      form_schema: LEAVE_FORM,
+      node_tree: {
+        ...singleApproval([1]),
+        child: { ...singleApproval([1]).child, allowInitiator: true },
+      },
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const published = await call(
+    url,
+    'POST',
+    `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+    {
+      token: admin,
+    },
+  );
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  const started = await call(url, 'POST', '/api/v1/bpm/internal/instances', {
+    headers: { 'x-internal-token': INTERNAL_TOKEN },
+    body: {
+      tenant_id: 1,
+      initiator_id: 1,
+      definition_key: created.body.data.key,
+      biz_id: uniq('B'),
+      form: { reason: 'r', days: 1 },
+    },
+  });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const todo = await call(url, 'GET', '/api/v1/bpm/tasks/todo?page_size=100', { token: admin });
+  const task = todo.body.data.list.find((t: any) => t.instance_id === started.body.data.id);
+  return { admin, task, instanceId: started.body.data.id as number };
+}
+
+/** The callback rows of instance `instanceId`, read from the scratch database. */
+async function callbackRows(instanceId: number) {
+  const db = new pg.Client({ connectionString: scratch.url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ event_id: string; status: string }>(
+      `SELECT event_id, status FROM bpm_outbox
+       WHERE kind = 'callback' AND (payload->>'instance_id')::bigint = $1`,
+      [instanceId],
+    );
+    return rows;
+  } finally {
+    await db.end();
+  }
+}
+
+/** Waits until `done()` holds, at most until `deadline` (ms since the epoch). */
+async function until(done: () => boolean | Promise<boolean>, deadline: number) {
+  while (!(await done()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
+
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -101,47 +178,7 @@ describe.skipIf(!realServers.database)(
   () => {
     it('delivers the callback once after a restart, and the retry gets the original answer', async () => {
       const first = await startChild('after_commit_before_dispatch:sigkill');
-      const login = await call(first.url, 'POST', '/api/v1/login', {
-        body: { username: 'admin', password: 'admin123' },
-      });
-      const admin = login.body.data.access_token as string;
-      const created = await call(first.url, 'POST', '/api/v1/bpm/definitions', {
-        token: admin,
-        body: {
-          key: uniq('crash').toLowerCase().replace(/_/g, '-'),
-          name: 'Crash',
-          form_mode: 'business',
-          biz_type: bizType,
-          form_schema: LEAVE_FORM,
-          node_tree: {
-            ...singleApproval([1]),
-            child: { ...singleApproval([1]).child, allowInitiator: true },
-          },
-        },
-      });
-      expect(created.status).toBe(200);
-      const published = await call(
-        first.url,
-        'POST',
-        `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
-        { token: admin },
-      );
-      expect(published.status).toBe(200);
-      const started = await call(first.url, 'POST', '/api/v1/bpm/internal/instances', {
-        headers: { 'x-internal-token': INTERNAL_TOKEN },
-        body: {
-          tenant_id: 1,
-          initiator_id: 1,
-          definition_key: created.body.data.key,
-          biz_id: uniq('B'),
-          form: { reason: 'r', days: 1 },
-        },
-      });
-      expect(started.status).toBe(200);
-      const todo = await call(first.url, 'GET', '/api/v1/bpm/tasks/todo?page_size=100', {
-        token: admin,
-      });
-      const task = todo.body.data.list.find((t: any) => t.instance_id === started.body.data.id);
+      const { admin, task, instanceId } = await businessTask(first.url, BIZ_TYPES.commit);
       const key = uniq('crash-key');
       const exited = new Promise((r) => first.child.once('exit', r));
       // The process dies between the commit and the answer: the client sees the connection go.
@@ -166,33 +203,53 @@ describe.skipIf(!realServers.database)(
         expect(retried.headers.get('idempotent-replayed')).toBe('true');
         expect(retried.body.data).toMatchObject({ id: task.id, status: 'done' });
         const deadline = Date.now() + 15_000;
-        while (received.length === 0 && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        await until(() => received.length > 0, deadline);
         await new Promise((r) => setTimeout(r, 500));
         expect(received).toHaveLength(1);
         // The row is settled as delivered under the event id the receiver saw (marked after
         // the receiver's 2xx: read until it is, within the same wait).
-        const outbox = async () => {
-          const db = new pg.Client({ connectionString: scratch.url });
-          await db.connect();
-          try {
-            const { rows } = await db.query<{ event_id: string; status: string }>(
-              `SELECT event_id, status FROM bpm_outbox
-               WHERE kind = 'callback' AND (payload->>'instance_id')::bigint = $1`,
-              [started.body.data.id],
-            );
-            return rows;
-          } finally {
-            await db.end();
-          }
-        };
-        let rows = await outbox();
-        while (rows[0]?.status !== 'delivered' && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 100));
-          rows = await outbox();
-        }
+        let rows = await callbackRows(instanceId);
+        await until(
+          async () => (rows = await callbackRows(instanceId))[0]?.status === 'delivered',
+          deadline,
+        );
         expect(rows).toEqual([{ event_id: received[0], status: 'delivered' }]);
+      } finally {
+        second.child.kill('SIGTERM');
+        await new Promise((r) => second.child.once('exit', r));
+      }
+    });
+
+    it('sends the callback again under the same event id when the process dies after the 2xx, before marking it', async () => {
+      received.length = 0;
+      const first = await startChild('after_2xx_before_mark:sigkill');
+      const { admin, task, instanceId } = await businessTask(first.url, BIZ_TYPES.mark);
+      const exited = new Promise<NodeJS.Signals | null>((r) =>
+        first.child.once('exit', (_code, signal) => r(signal)),
+      );
+      const approved = await call(first.url, 'POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
+        token: admin,
+        body: {},
+      });
+      expect(approved.status).toBe(200);
+      // The receiver's 2xx arrives, then the process dies before the row is marked.
+      expect(await exited).toBe('SIGKILL');
+      expect(received).toHaveLength(1);
+      expect((await callbackRows(instanceId))[0]?.status).toBe('pending');
+
+      const second = await startChild();
+      try {
+        // Taken over once the dead process's lease (2 s) has run out.
+        const deadline = Date.now() + 20_000;
+        let rows = await callbackRows(instanceId);
+        await until(
+          async () => (rows = await callbackRows(instanceId))[0]?.status === 'delivered',
+          deadline,
+        );
+        expect(rows).toEqual([{ event_id: received[0], status: 'delivered' }]);
+        // Delivered again, always under the one event id: a receiver keyed on it applies it once.
+        expect(received.length).toBeGreaterThanOrEqual(2);
+        expect(new Set(received)).toEqual(new Set([received[0]]));
       } finally {
         second.child.kill('SIGTERM');
         await new Promise((r) => second.child.once('exit', r));
