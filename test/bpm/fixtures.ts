@@ -55,7 +55,7 @@ export async function createUserWith(
 }
 
 export async function createDefinition(
-  platform: TestPlatform,
+  platform: Pick<TestPlatform, 'call'>,
   token: string,
   overrides: Record<string, unknown> = {},
 ) {
@@ -74,6 +74,52 @@ export async function createDefinition(
 }
 
 export type User = Awaited<ReturnType<typeof createUserWith>>;
+
+/**
+ * What a business system does: a published business definition of `bizType` with one step the
+ * admin (user 1, who starts it too: self-approval allowed on purpose) decides, an instance of it
+ * started through the internal API (`internalToken`), and that step's task. `platform` may be any
+ * client with the test platform's `call`.
+ */
+export async function businessTask(
+  platform: Pick<TestPlatform, 'call'>,
+  admin: string,
+  bizType: string,
+  internalToken: string,
+) {
+  const created = await createDefinition(platform, admin, {
+    form_mode: 'business',
+    biz_type: bizType,
+    node_tree: {
+      ...singleApproval([1]),
+      child: { ...singleApproval([1]).child, allowInitiator: true },
+    },
+  });
+  expect(created.status, created.text).toBe(200);
+  const published = await platform.call(
+    'POST',
+    `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
+    { token: admin },
+  );
+  expect(published.status, published.text).toBe(200);
+  const started = await platform.call('POST', '/api/v1/bpm/internal/instances', {
+    headers: { 'x-internal-token': internalToken },
+    body: {
+      tenant_id: 1,
+      initiator_id: 1,
+      definition_key: created.body.data.key,
+      biz_id: uniq('B'),
+      form: { reason: 'r', days: 1 },
+    },
+  });
+  expect(started.status, started.text).toBe(200);
+  const instanceId = started.body.data.id as number;
+  const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo?page_size=100', { token: admin });
+  const task = todo.body.data.list.find(
+    (t: { instance_id: number }) => t.instance_id === instanceId,
+  );
+  return { instanceId, task: task as { id: number } };
+}
 
 /** Helpers over one platform and its admin token, for the flow tests. */
 export function flowHelpers(platform: TestPlatform, admin: () => string) {

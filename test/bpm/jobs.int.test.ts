@@ -8,7 +8,7 @@ import { backoffMs } from '../../src/services/bpm/jobs/outbox.worker.js';
 import { TimeoutScanner } from '../../src/services/bpm/jobs/timeout.scanner.js';
 import { freePort } from '../helpers/free-port.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
-import { createDefinition, createUserWith, testDirectoryOf } from './fixtures.js';
+import { businessTask, createDefinition, createUserWith, testDirectoryOf } from './fixtures.js';
 
 const TOKEN = 'internal-Kq7-9vX2-Lm4P-token';
 const CALLBACK_TOKEN = 'callback-Zr8-4tY1-token';
@@ -99,41 +99,7 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000)
 
 /** Starts a business instance approved by admin and approves it: a terminal state with a callback. */
 async function finishBusinessInstance(bizType: string) {
-  const created = await createDefinition(platform, admin, {
-    form_mode: 'business',
-    biz_type: bizType,
-    node_tree: {
-      id: 'start',
-      type: 'start',
-      name: 'Submit',
-      child: {
-        id: 'ok',
-        type: 'approval',
-        name: 'OK',
-        assignee: { type: 'users', userIds: [1] },
-        // The admin both starts and approves: self-approval allowed on purpose.
-        allowInitiator: true,
-        mode: 'or',
-        child: null,
-      },
-    },
-  });
-  await platform.call('POST', `/api/v1/bpm/definitions/${created.body.data.id}/publish`, {
-    token: admin,
-  });
-  const started = await platform.call('POST', '/api/v1/bpm/internal/instances', {
-    headers: { 'x-internal-token': TOKEN },
-    body: {
-      tenant_id: 1,
-      initiator_id: 1,
-      definition_key: created.body.data.key,
-      biz_id: uniq('B'),
-      form: { reason: 'r', days: 1 },
-    },
-  });
-  const instanceId = started.body.data.id as number;
-  const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo?page_size=100', { token: admin });
-  const task = todo.body.data.list.find((t: any) => t.instance_id === instanceId);
+  const { instanceId, task } = await businessTask(platform, admin, bizType, TOKEN);
   await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/approve`, { token: admin, body: {} });
   return instanceId;
 }

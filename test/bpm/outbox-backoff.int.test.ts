@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
-import { createDefinition } from './fixtures.js';
+import { businessTask } from './fixtures.js';
 
 // RELIABILITY matrix row 10 on measured times: a callback receiver that fails, times out and
 // fails again is retried with gaps that grow as base * 2^(n-1), each within its jitter (half to
@@ -71,40 +71,7 @@ afterAll(async () => {
 /** A business instance approved at once: its terminal state writes one callback row. */
 async function finishBusinessInstance(): Promise<number> {
   const admin = await platform.adminToken();
-  const created = await createDefinition(platform, admin, {
-    form_mode: 'business',
-    biz_type: bizType,
-    node_tree: {
-      id: 'start',
-      type: 'start',
-      name: 'Submit',
-      child: {
-        id: 'ok',
-        type: 'approval',
-        name: 'OK',
-        assignee: { type: 'users', userIds: [1] },
-        allowInitiator: true,
-        mode: 'or',
-        child: null,
-      },
-    },
-  });
-  await platform.call('POST', `/api/v1/bpm/definitions/${created.body.data.id}/publish`, {
-    token: admin,
-  });
-  const started = await platform.call('POST', '/api/v1/bpm/internal/instances', {
-    headers: { 'x-internal-token': TOKEN },
-    body: {
-      tenant_id: 1,
-      initiator_id: 1,
-      definition_key: created.body.data.key,
-      biz_id: uniq('B'),
-      form: { reason: 'r', days: 1 },
-    },
-  });
-  const instanceId = started.body.data.id as number;
-  const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo?page_size=100', { token: admin });
-  const task = todo.body.data.list.find((t: any) => t.instance_id === instanceId);
+  const { instanceId, task } = await businessTask(platform, admin, bizType, TOKEN);
   const approved = await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
     token: admin,
     body: {},

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAVE_FORM, singleApproval } from '../bpm/fixtures.js';
+import { businessTask } from '../bpm/fixtures.js';
 import { uniq, TEST_JWT_SECRET } from '../helpers/platform.js';
 import { realServers } from '../helpers/real-servers.js';
 import { createScratchDatabase } from '../helpers/scratch-database.js';
@@ -93,56 +93,20 @@ async function call(
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: JSON.parse(text) as any };
 }
 
-/**
- * On the platform at `url`: the admin's token, a business definition of `bizType` with one step
- * the admin may approve, an instance of it started through the internal API, and its task.
- */
-async function businessTask(url: string, bizType: string) {
+/** The admin's token and a business task of `bizType` (the fixture) on the platform at `url`. */
+async function businessTaskAt(url: string, bizType: string) {
   const login = await call(url, 'POST', '/api/v1/login', {
     body: { username: 'admin', password: 'admin123' },
   });
   const admin = login.body.data.access_token as string;
-  const created = await call(url, 'POST', '/api/v1/bpm/definitions', {
-    token: admin,
-    body: {
-      key: uniq('crash').toLowerCase().replace(/_/g, '-'),
-      name: 'Crash',
-      form_mode: 'business',
-      biz_type: bizType,
-      form_schema: LEAVE_FORM,
-      node_tree: {
-        ...singleApproval([1]),
-        child: { ...singleApproval([1]).child, allowInitiator: true },
-      },
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const published = await call(
-    url,
-    'POST',
-    `/api/v1/bpm/definitions/${created.body.data.id}/publish`,
-    {
-      token: admin,
-    },
-  );
-  expect(published.status, JSON.stringify(published.body)).toBe(200);
-  const started = await call(url, 'POST', '/api/v1/bpm/internal/instances', {
-    headers: { 'x-internal-token': INTERNAL_TOKEN },
-    body: {
-      tenant_id: 1,
-      initiator_id: 1,
-      definition_key: created.body.data.key,
-      biz_id: uniq('B'),
-      form: { reason: 'r', days: 1 },
-    },
-  });
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  const todo = await call(url, 'GET', '/api/v1/bpm/tasks/todo?page_size=100', { token: admin });
-  const task = todo.body.data.list.find((t: any) => t.instance_id === started.body.data.id);
-  return { admin, task, instanceId: started.body.data.id as number };
+  const client = {
+    call: (method: string, path: string, init = {}) => call(url, method, path, init),
+  };
+  return { admin, ...(await businessTask(client, admin, bizType, INTERNAL_TOKEN)) };
 }
 
 /** The callback rows of instance `instanceId`, read from the scratch database. */
@@ -178,7 +142,7 @@ describe.skipIf(!realServers.database)(
   () => {
     it('delivers the callback once after a restart, and the retry gets the original answer', async () => {
       const first = await startChild('after_commit_before_dispatch:sigkill');
-      const { admin, task, instanceId } = await businessTask(first.url, BIZ_TYPES.commit);
+      const { admin, task, instanceId } = await businessTaskAt(first.url, BIZ_TYPES.commit);
       const key = uniq('crash-key');
       const exited = new Promise((r) => first.child.once('exit', r));
       // The process dies between the commit and the answer: the client sees the connection go.
@@ -223,7 +187,7 @@ describe.skipIf(!realServers.database)(
     it('sends the callback again under the same event id when the process dies after the 2xx, before marking it', async () => {
       received.length = 0;
       const first = await startChild('after_2xx_before_mark:sigkill');
-      const { admin, task, instanceId } = await businessTask(first.url, BIZ_TYPES.mark);
+      const { admin, task, instanceId } = await businessTaskAt(first.url, BIZ_TYPES.mark);
       const exited = new Promise<NodeJS.Signals | null>((r) =>
         first.child.once('exit', (_code, signal) => r(signal)),
       );

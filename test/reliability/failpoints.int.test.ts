@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
-import { createDefinition, singleApproval } from '../bpm/fixtures.js';
+import { businessTask, createDefinition } from '../bpm/fixtures.js';
 
 // RELIABILITY matrix rows 7 and 12 through failpoints (FAILPOINT=name:action, refused in
 // production): a failure right after the business-audit write rolls the change back with it,
@@ -61,32 +61,7 @@ describe('after_2xx_before_mark:error', () => {
     platforms.push(platform);
     try {
       const admin = await platform.adminToken();
-      const created = await createDefinition(platform, admin, {
-        form_mode: 'business',
-        biz_type: bizType,
-        node_tree: {
-          ...singleApproval([1]),
-          child: { ...singleApproval([1]).child, allowInitiator: true },
-        },
-      });
-      await platform.call('POST', `/api/v1/bpm/definitions/${created.body.data.id}/publish`, {
-        token: admin,
-      });
-      const started = await platform.call('POST', '/api/v1/bpm/internal/instances', {
-        headers: { 'x-internal-token': INTERNAL_TOKEN },
-        body: {
-          tenant_id: 1,
-          initiator_id: 1,
-          definition_key: created.body.data.key,
-          biz_id: uniq('B'),
-          form: { reason: 'r', days: 1 },
-        },
-      });
-      expect(started.status).toBe(200);
-      const todo = await platform.call('GET', '/api/v1/bpm/tasks/todo?page_size=100', {
-        token: admin,
-      });
-      const task = todo.body.data.list.find((t: any) => t.instance_id === started.body.data.id);
+      const { task } = await businessTask(platform, admin, bizType, INTERNAL_TOKEN);
       const approved = await platform.call('POST', `/api/v1/bpm/tasks/${task.id}/approve`, {
         token: admin,
         body: {},
