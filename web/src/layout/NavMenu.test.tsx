@@ -1,6 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { aMe } from '../test/me';
 import type { MenuNode } from '../api/menus';
 import type { Me } from '../auth/AuthContext';
 import i18n from '../i18n';
@@ -45,18 +46,7 @@ const TREE: MenuNode[] = [
   node({ name: 'menu.monitor', kind: 'page', path: '/monitor' }),
 ];
 
-const me = (over: Partial<Me>): Me => ({
-  id: 1,
-  username: 'ann',
-  nickname: 'Ann',
-  tenant_id: 1,
-  dept_id: null,
-  roles: [],
-  permissions: [],
-  is_platform_admin: false,
-  must_change_password: false,
-  ...over,
-});
+const me = (over: Partial<Me>): Me => aMe({ id: 1, username: 'ann', nickname: 'Ann', ...over });
 
 function show(caller: Me) {
   const element = <NavMenu tree={TREE} me={caller} badges={{ '/todo': 3 }} />;

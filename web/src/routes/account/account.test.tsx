@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 // First: the API client keeps the `fetch` it finds when it is created.
 import { server } from '../../test/fakeServer';
+import { aMe } from '../../test/me';
 import i18n from '../../i18n';
 import { AuthProvider } from '../../auth/AuthContext';
 import { readTokens, saveTokens } from '../../api/session';
@@ -23,17 +24,7 @@ const fail = (status: number, code: number, message: string, data: unknown = nul
   status,
   body: { code, message, data },
 });
-const ME = {
-  id: 7,
-  username: 'ann',
-  nickname: 'Ann',
-  tenant_id: 1,
-  dept_id: null,
-  roles: [],
-  permissions: [],
-  is_platform_admin: false,
-  must_change_password: false,
-};
+const ME = aMe({ id: 7, username: 'ann', nickname: 'Ann' });
 
 function mount(path: string, routes: Array<{ path: string; element: ReactNode }>) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

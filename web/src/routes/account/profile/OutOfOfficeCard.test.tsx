@@ -1,4 +1,5 @@
 import { ok, server } from '../../../test/fakeServer';
+import { aMe } from '../../../test/me';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -8,17 +9,7 @@ import { AuthProvider } from '../../../auth/AuthContext';
 import i18n from '../../../i18n';
 import { OutOfOfficeCard } from './OutOfOfficeCard';
 
-const ME = {
-  id: 2,
-  username: 'bob',
-  nickname: 'Bob',
-  tenant_id: 1,
-  dept_id: null,
-  roles: [],
-  permissions: [],
-  is_platform_admin: false,
-  must_change_password: false,
-};
+const ME = aMe();
 const PEOPLE = [
   { id: 2, name: 'Bob', dept_id: null, dept_name: null, active: true },
   { id: 3, name: 'Carol', dept_id: 5, dept_name: 'Sales', active: true },

@@ -1,4 +1,5 @@
 import { ok, server } from '../../../test/fakeServer';
+import { aMe } from '../../../test/me';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -57,18 +58,7 @@ beforeEach(async () => {
   const diagramHeld = new Promise<void>((resolve) => (releaseDiagram = resolve));
   server.calls = [];
   server.answer = async (_method, path) => {
-    if (path === '/api/v1/me')
-      return ok({
-        id: 2,
-        username: 'bob',
-        nickname: 'Bob',
-        tenant_id: 1,
-        dept_id: null,
-        roles: [],
-        permissions: [],
-        is_platform_admin: false,
-        must_change_password: false,
-      });
+    if (path === '/api/v1/me') return ok(aMe());
     if (path === '/api/v1/bpm/startable')
       return ok({ list: [{ id: 3, key: 'fair', name: 'Fair', form_schema: schema }], total: 1 });
     if (path === '/api/v1/bpm/instances/40/timeline') return ok([]);
