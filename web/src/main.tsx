@@ -1,7 +1,8 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-// Every antd component's styles, precomputed; themes still set their tokens as CSS variables.
-import 'antd/dist/antd.css';
+// The signed-out pages' share of antd's precomputed styles (vite.antd-css.ts); the signed-in
+// layout brings the rest. Themes still set their tokens as CSS variables.
+import 'virtual:antd-signed-out.css';
 import './i18n';
 import { App } from './App';
 
