@@ -9,6 +9,7 @@ import 'antd/dist/antd.css';
 import { bpmKeys, fetchCcUnread, fetchTodoCount } from '../api/bpm';
 import { useMyMenus } from '../api/menus';
 import { mayUse } from '../auth/access';
+import { useDeferredAnswer } from '../components/deferredAnswer';
 import { useAuth } from '../auth/AuthContext';
 import Forbidden from '../routes/errors/Forbidden';
 import { HeaderControls } from './HeaderControls';
@@ -65,6 +66,8 @@ export default function AppLayout() {
     enabled: active,
   });
   const menus = useMyMenus(active);
+  // The navigation mounts its full tree when the menus land: in slices, not one long task.
+  const menuTree = useDeferredAnswer(menus.data);
 
   // The count of todos in the browser tab, so a waiting approval shows from another tab.
   useEffect(() => {
@@ -77,7 +80,7 @@ export default function AppLayout() {
   const nav = (onNavigate?: () => void) => (
     <nav aria-label={t('nav.label')}>
       <NavMenu
-        tree={menus.data}
+        tree={menuTree}
         me={me}
         badges={{ '/todo': todo.data, '/cc': cc.data }}
         onNavigate={onNavigate}
