@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
 
-/** The module that holds the signed-out pages' share of antd's static stylesheet. */
-export const SIGNED_OUT_CSS = 'virtual:antd-signed-out.css';
+/** antd's static stylesheet, less the token blocks that are not the console's (see below). */
+const ALL_CSS = 'virtual:antd.css';
+/** The signed-out pages' share of it. */
+const SIGNED_OUT_CSS = 'virtual:antd-signed-out.css';
 
 /**
  * The antd components the signed-out pages (sign-in, forgot and reset password, the OAuth
@@ -67,15 +69,23 @@ function topLevelRules(css: string): string[] {
 }
 
 /**
+ * The blocks of antd's default tokens, under the theme classes its own build was rendered with
+ * (`.css-var-_R_0_`): the console sets its tokens at run time, under its ConfigProvider's class,
+ * which is that same `css-var-_R_0_` on the hydrated sign-in page (React's first server id); the
+ * default blocks, loaded later, would win over the console's colours.
+ */
+function defaultTokens(rule: string): boolean {
+  return rule.trimStart().startsWith('.css-var-');
+}
+
+/**
  * Whether a rule of antd's stylesheet belongs to the signed-out pages: by the first antd class
  * it names (an at-rule by the first in its body); keyframes and the global rules (links, icons,
- * cssinjs's cache marker) always. The static token blocks (`.css-var-_R_0_`) match none of the
- * console's ConfigProviders, whose variables antd sets at run time.
+ * cssinjs's cache marker) always.
  */
 function signedOut(rule: string): boolean {
   const head = rule.slice(0, rule.indexOf('{')).trim();
   if (head.startsWith('@keyframes')) return true;
-  if (head.startsWith('.css-var-')) return false;
   const component = (head.startsWith('@') ? rule : head).match(/\.ant-([a-z]+)/)?.[1];
   if (!component) return true;
   if (component === 'col' && GRID_SPAN.test(rule)) return false;
@@ -83,23 +93,24 @@ function signedOut(rule: string): boolean {
 }
 
 /**
- * `virtual:antd-signed-out.css`: the rules of antd's static stylesheet (`antd/dist/antd.css`,
- * 1 MB, for zero-runtime mode) that the signed-out pages use, in the file's order: about a
- * sixth of it, so the sign-in page's render-blocking stylesheet is small. The signed-in layout
- * imports the whole file; its copies of these rules come later in the same order, so the
- * cascade is the whole file's.
+ * antd's static stylesheet (`antd/dist/antd.css`, 1 MB, for zero-runtime mode) without its
+ * default token blocks: `virtual:antd.css`, the whole of it, which the signed-in layout
+ * imports, and `virtual:antd-signed-out.css`, the rules the signed-out pages use, in the file's
+ * order: about a sixth, so the sign-in page's render-blocking stylesheet is small. The whole
+ * file's copies of these rules come later in the same order, so the cascade is the whole file's.
  */
-export function antdSignedOutCss(): Plugin {
+export function antdCss(): Plugin {
   return {
-    name: 'approva-antd-signed-out-css',
+    name: 'approva-antd-css',
     resolveId(id) {
-      return id === SIGNED_OUT_CSS ? SIGNED_OUT_CSS : undefined;
+      return id === ALL_CSS || id === SIGNED_OUT_CSS ? id : undefined;
     },
     load(id) {
-      if (id !== SIGNED_OUT_CSS) return undefined;
+      if (id !== ALL_CSS && id !== SIGNED_OUT_CSS) return undefined;
       const file = createRequire(import.meta.url).resolve('antd/dist/antd.css');
       this.addWatchFile(file);
-      return topLevelRules(readFileSync(file, 'utf8')).filter(signedOut).join('');
+      const rules = topLevelRules(readFileSync(file, 'utf8')).filter((r) => !defaultTokens(r));
+      return (id === SIGNED_OUT_CSS ? rules.filter(signedOut) : rules).join('');
     },
   };
 }

@@ -4,8 +4,9 @@ import { Button, Drawer, Grid, Layout, Space, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
-// Every antd component's precomputed styles: the signed-out pages load only their share.
-import 'antd/dist/antd.css';
+// Every antd component's precomputed styles (vite.antd-css.ts): the signed-out pages load only
+// their share.
+import 'virtual:antd.css';
 import { bpmKeys, fetchCcUnread, fetchTodoCount } from '../api/bpm';
 import { useMyMenus } from '../api/menus';
 import { mayUse } from '../auth/access';
