@@ -1,7 +1,7 @@
 import { FormOutlined, MenuOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Grid, Layout, Space, theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Drawer, Layout, Space, theme } from 'antd';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 // Every antd component's precomputed styles (vite.antd-css.ts): the signed-out pages load only
@@ -17,6 +17,26 @@ import { HeaderControls } from './HeaderControls';
 import { NavMenu } from './NavMenu';
 
 const POLL_MS = 30_000;
+
+/** antd's `md` breakpoint: from here up the side menu, below it the drawer. */
+const WIDE = '(min-width: 768px)';
+
+/**
+ * Whether the window is wide enough for the side menu, right from the first render. antd's
+ * Grid.useBreakpoint answers nothing on the first render and the breakpoints in a layout
+ * effect: the whole frame rendered twice, the second time synchronously (one long task), and on
+ * a wide screen the first time as the phone's frame.
+ */
+function useWide(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(WIDE);
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(WIDE).matches,
+  );
+}
 
 /** The product's name at the top of the navigation. */
 function Brand({ collapsed }: { collapsed: boolean }) {
@@ -48,7 +68,7 @@ export default function AppLayout() {
   const { t } = useTranslation();
   const { me } = useAuth();
   const location = useLocation();
-  const screens = Grid.useBreakpoint();
+  const wide = useWide();
   const [collapsed, setCollapsed] = useState(false);
   const [drawer, setDrawer] = useState(false);
   const { token } = theme.useToken();
@@ -77,7 +97,7 @@ export default function AppLayout() {
   }, [todo.data, t]);
 
   if (!me) return null;
-  const phone = !screens.md;
+  const phone = !wide;
   const nav = (onNavigate?: () => void) => (
     <nav aria-label={t('nav.label')}>
       <NavMenu
