@@ -1,7 +1,7 @@
 import { FormOutlined, MenuOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Layout, Space, theme } from 'antd';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 // Every antd component's precomputed styles (vite.antd-css.ts): the signed-out pages load only
@@ -11,7 +11,7 @@ import { bpmKeys, fetchCcUnread, fetchTodoCount } from '../api/bpm';
 import { useMyMenus } from '../api/menus';
 import { mayUse } from '../auth/access';
 import { useDeferredAnswer } from '../components/deferredAnswer';
-import { useAuth } from '../auth/AuthContext';
+import { useAuth, type Me } from '../auth/AuthContext';
 import Forbidden from '../routes/errors/Forbidden';
 import { HeaderControls } from './HeaderControls';
 import { NavMenu } from './NavMenu';
@@ -59,6 +59,61 @@ function Brand({ collapsed }: { collapsed: boolean }) {
   );
 }
 
+/** The navigation's counts: open tasks (also in the browser tab's title), unread copies. */
+function useCounts(active: boolean) {
+  const todo = useQuery({
+    queryKey: bpmKeys.todoCount,
+    queryFn: fetchTodoCount,
+    refetchInterval: POLL_MS,
+    enabled: active,
+  });
+  const cc = useQuery({
+    queryKey: bpmKeys.ccUnread,
+    queryFn: fetchCcUnread,
+    refetchInterval: POLL_MS,
+    enabled: active,
+  });
+  return useMemo(() => ({ todo: todo.data, cc: cc.data }), [todo.data, cc.data]);
+}
+
+/**
+ * What the frame asks and polls (the counts, the menu tree), kept apart from it: each answer
+ * re-renders this, which renders nothing, instead of the whole frame synchronously. Also the
+ * browser tab's title, which counts the open tasks so a waiting approval shows from another tab.
+ */
+function Polls({ active }: { active: boolean }) {
+  const { t } = useTranslation();
+  const { todo } = useCounts(active);
+  useMyMenus(active);
+  useEffect(() => {
+    const n = todo ?? 0;
+    document.title = n > 0 ? `(${n}) ${t('app.name')}` : t('app.name');
+  }, [todo, t]);
+  return null;
+}
+
+/**
+ * The navigation, with the counts and the menu tree from the same queries: their answers
+ * re-render it alone and in a transition (the full menu tree is the frame's heaviest part).
+ */
+const Navigation = memo(function Navigation({
+  me,
+  onNavigate,
+}: {
+  me: Me;
+  onNavigate?: () => void;
+}) {
+  const { t } = useTranslation();
+  const counts = useDeferredAnswer(useCounts(true));
+  const tree = useDeferredAnswer(useMyMenus(true).data);
+  const badges = useMemo(() => ({ '/todo': counts.todo, '/cc': counts.cc }), [counts]);
+  return (
+    <nav aria-label={t('nav.label')}>
+      <NavMenu tree={tree} me={me} badges={badges} onNavigate={onNavigate} />
+    </nav>
+  );
+});
+
 /**
  * The signed-in frame: navigation (a side menu, on a phone a drawer opened from the header),
  * the header's controls, and the page, or the 403 page when the caller may not use it. While a
@@ -74,43 +129,14 @@ export default function AppLayout() {
   const { token } = theme.useToken();
   const active = !!me && !me.must_change_password;
 
-  const todo = useQuery({
-    queryKey: bpmKeys.todoCount,
-    queryFn: fetchTodoCount,
-    refetchInterval: POLL_MS,
-    enabled: active,
-  });
-  const cc = useQuery({
-    queryKey: bpmKeys.ccUnread,
-    queryFn: fetchCcUnread,
-    refetchInterval: POLL_MS,
-    enabled: active,
-  });
-  const menus = useMyMenus(active);
-  // The navigation mounts its full tree when the menus land: in slices, not one long task.
-  const menuTree = useDeferredAnswer(menus.data);
-
-  // The count of todos in the browser tab, so a waiting approval shows from another tab.
-  useEffect(() => {
-    const n = todo.data ?? 0;
-    document.title = n > 0 ? `(${n}) ${t('app.name')}` : t('app.name');
-  }, [todo.data, t]);
+  const closeDrawer = useCallback(() => setDrawer(false), []);
 
   if (!me) return null;
   const phone = !wide;
-  const nav = (onNavigate?: () => void) => (
-    <nav aria-label={t('nav.label')}>
-      <NavMenu
-        tree={menuTree}
-        me={me}
-        badges={{ '/todo': todo.data, '/cc': cc.data }}
-        onNavigate={onNavigate}
-      />
-    </nav>
-  );
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      <Polls active={active} />
       {!phone && (
         // The light sider follows the algorithm: dark grey in the dark theme, never antd's navy.
         <Layout.Sider
@@ -123,7 +149,7 @@ export default function AppLayout() {
           style={{ borderInlineEnd: `1px solid ${token.colorSplit}` }}
         >
           <Brand collapsed={collapsed} />
-          {!active ? null : nav()}
+          {active && <Navigation me={me} />}
         </Layout.Sider>
       )}
       {phone && (
@@ -135,7 +161,7 @@ export default function AppLayout() {
           title={t('app.name')}
           styles={{ body: { padding: 0 } }}
         >
-          {active && nav(() => setDrawer(false))}
+          {active && <Navigation me={me} onNavigate={closeDrawer} />}
         </Drawer>
       )}
       <Layout>
