@@ -19,6 +19,7 @@ export default tseslint.config(
       'web/dist/',
       'web/src/api/schema.d.ts',
       'web/test-results/',
+      'web/.prerender/',
     ],
   },
   js.configs.recommended,

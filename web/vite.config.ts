@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { antdCss } from './vite.antd-css';
 import { precompress } from './vite.precompress';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), antdCss(), precompress()],
   resolve: {
     // The console validates forms with the engine's own pure rules (same cases as the server).
     alias: { '@engine': fileURLToPath(new URL('../src/services/bpm/engine', import.meta.url)) },

@@ -36,6 +36,8 @@ function expectPagePolicy(headers: Headers, path: string) {
 }
 
 const INDEX = '<!doctype html><title>console</title><div id="root"></div>';
+/** The sign-in page built ahead (web/scripts/prerender.mjs). */
+const LOGIN = '<!doctype html><title>console</title><div id="root"></div><template></template>';
 /** Big enough that compressing it pays (the static server skips tiny files). */
 const SCRIPT = `console.log(${JSON.stringify('approva '.repeat(400))});`;
 
@@ -65,6 +67,7 @@ describe('the console served by the gateway', () => {
     dir = await mkdtemp(join(tmpdir(), 'approva-console-'));
     await mkdir(join(dir, 'assets'));
     await writeFile(join(dir, 'index.html'), INDEX);
+    await writeFile(join(dir, 'login.html'), LOGIN);
     await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
     await writeFile(join(dir, 'assets', 'app-def456.js'), SCRIPT);
     await writeFile(join(dir, 'assets', 'app-def456.js.br'), brotliCompressSync(SCRIPT));
@@ -84,6 +87,17 @@ describe('the console served by the gateway', () => {
       expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
       expect(res.text, path).toBe(INDEX);
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
+    }
+  });
+
+  it('answers /login with the sign-in page built ahead, under the page policy', async () => {
+    for (const path of ['/login', '/login?redirect=%2Ftodo']) {
+      const res = await platform.call('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(res.text, path).toBe(LOGIN);
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+      expectPagePolicy(res.headers, path);
     }
   });
 

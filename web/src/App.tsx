@@ -4,14 +4,7 @@ import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  createBrowserRouter,
-  Navigate,
-  RouterProvider,
-  type RouteObject,
-  useLocation,
-  useNavigate,
-} from 'react-router';
+import { Navigate, type RouteObject, useLocation, useNavigate } from 'react-router';
 import { setSignedOutHandler } from './api/client';
 import { ApiError } from './api/errors';
 import { AuthProvider, useAuth } from './auth/AuthContext';
@@ -86,7 +79,7 @@ function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageLoading />}>{children}</Suspense>;
 }
 
-const routes: RouteObject[] = [
+export const routes: RouteObject[] = [
   {
     path: '/login',
     element: (
@@ -253,7 +246,6 @@ const routes: RouteObject[] = [
   },
 ];
 setRouteTable(routes);
-const router = createBrowserRouter(routes);
 
 /**
  * WCAG AA contrast (4.5:1) for text on and in the theme's colours (buttons, links, status tags)
@@ -340,13 +332,15 @@ function Themed({ children }: { children: ReactNode }) {
   );
 }
 
-export function App() {
+/**
+ * What every page sits in; `router` is the browser's router, or at build time the sign-in
+ * page's static one (src/prerender.tsx), so both render the same tree.
+ */
+export function App({ router }: { router: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <Themed>
-        <AuthProvider>
-          <RouterProvider router={router} />
-        </AuthProvider>
+        <AuthProvider>{router}</AuthProvider>
       </Themed>
     </QueryClientProvider>
   );

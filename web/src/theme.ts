@@ -3,8 +3,15 @@ import { useSyncExternalStore } from 'react';
 export type ThemeMode = 'light' | 'dark';
 const THEME_KEY = 'approva.theme';
 const listeners = new Set<() => void>();
+/** The theme the sign-in page is built in ahead (src/prerender.tsx), where no browser is. */
+let prerendering: ThemeMode = 'light';
 
+/**
+ * The theme chosen before, else the system's. login.html's script (scripts/prerender.mjs) picks
+ * the prebuilt sign-in page's theme by the same rule.
+ */
 function current(): ThemeMode {
+  if (typeof window === 'undefined') return prerendering;
   const saved = localStorage.getItem(THEME_KEY);
   if (saved === 'light' || saved === 'dark') return saved;
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
@@ -15,9 +22,19 @@ export function setThemeMode(mode: ThemeMode): void {
   listeners.forEach((l) => l());
 }
 
+/** For the build of the sign-in page ahead: the theme it renders in. */
+export function setPrerenderThemeMode(mode: ThemeMode): void {
+  prerendering = mode;
+}
+
 export function useThemeMode(): ThemeMode {
-  return useSyncExternalStore((l) => {
-    listeners.add(l);
-    return () => listeners.delete(l);
-  }, current);
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    current,
+    // Hydrating the prebuilt sign-in page: built in the theme `current` answers (see above).
+    current,
+  );
 }

@@ -90,11 +90,11 @@ export async function registerConsole(
       .send(ROBOTS_TXT),
   );
 
-  const indexHtml = (reply: FastifyReply) =>
+  const indexHtml = (reply: FastifyReply, file = 'index.html') =>
     reply
       .header('cache-control', 'no-cache')
       .header('content-security-policy', PAGE_CSP)
-      .sendFile('index.html');
+      .sendFile(file);
 
   if (built) {
     // Runs before routing, so before the proxy that owns the API alias's prefix.
@@ -117,6 +117,11 @@ export async function registerConsole(
     if (!built) throw new AppError(ERROR_CODES.NOT_FOUND, 'the console is not built');
     return indexHtml(reply);
   };
+  // The sign-in page built ahead (web/scripts/prerender.mjs): on screen before the script runs.
+  const prerenderedLogin = built && existsSync(`${root}/login.html`);
+  app.get('/login', { schema: { hide: true } }, async (request, reply) =>
+    prerenderedLogin ? indexHtml(reply, 'login.html') : page(request, reply),
+  );
   app.get('/', { schema: { hide: true } }, page);
   app.get('/*', { schema: { hide: true } }, page);
 }

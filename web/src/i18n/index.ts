@@ -10,7 +10,13 @@ export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
 const LANGUAGE_KEY = 'approva.language';
 
+/**
+ * The visitor's language: the one chosen before, else the browser's. login.html's script
+ * (scripts/prerender.mjs) picks the prebuilt sign-in page by the same rule.
+ */
 function initialLanguage(): Language {
+  // Building the sign-in page ahead (src/prerender.tsx): it sets each language itself.
+  if (typeof window === 'undefined') return 'en';
   const saved = localStorage.getItem(LANGUAGE_KEY);
   if (saved === 'en' || saved === 'zh-CN') return saved;
   return navigator.language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
@@ -31,7 +37,7 @@ void i18n
     fallbackLng: 'en',
     interpolation: { escapeValue: false },
   });
-document.documentElement.lang = i18n.language;
+if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
 
 /** Switches the language and remembers it for this browser. */
 export function setLanguage(language: Language): void {

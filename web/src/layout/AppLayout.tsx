@@ -1,18 +1,42 @@
 import { FormOutlined, MenuOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Grid, Layout, Space, theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Drawer, Layout, Space, theme } from 'antd';
+import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+// Every antd component's precomputed styles (vite.antd-css.ts): the signed-out pages load only
+// their share.
+import 'virtual:antd.css';
 import { bpmKeys, fetchCcUnread, fetchTodoCount } from '../api/bpm';
 import { useMyMenus } from '../api/menus';
 import { mayUse } from '../auth/access';
-import { useAuth } from '../auth/AuthContext';
+import { useDeferredAnswer } from '../components/deferredAnswer';
+import { useAuth, type Me } from '../auth/AuthContext';
 import Forbidden from '../routes/errors/Forbidden';
 import { HeaderControls } from './HeaderControls';
 import { NavMenu } from './NavMenu';
 
 const POLL_MS = 30_000;
+
+/** antd's `md` breakpoint: from here up the side menu, below it the drawer. */
+const WIDE = '(min-width: 768px)';
+
+/**
+ * Whether the window is wide enough for the side menu, right from the first render. antd's
+ * Grid.useBreakpoint answers nothing on the first render and the breakpoints in a layout
+ * effect: the whole frame rendered twice, the second time synchronously (one long task), and on
+ * a wide screen the first time as the phone's frame.
+ */
+function useWide(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(WIDE);
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(WIDE).matches,
+  );
+}
 
 /** The product's name at the top of the navigation. */
 function Brand({ collapsed }: { collapsed: boolean }) {
@@ -35,21 +59,8 @@ function Brand({ collapsed }: { collapsed: boolean }) {
   );
 }
 
-/**
- * The signed-in frame: navigation (a side menu, on a phone a drawer opened from the header),
- * the header's controls, and the page, or the 403 page when the caller may not use it. While a
- * password change is required every other call answers 403, so nothing is asked or polled.
- */
-export default function AppLayout() {
-  const { t } = useTranslation();
-  const { me } = useAuth();
-  const location = useLocation();
-  const screens = Grid.useBreakpoint();
-  const [collapsed, setCollapsed] = useState(false);
-  const [drawer, setDrawer] = useState(false);
-  const { token } = theme.useToken();
-  const active = !!me && !me.must_change_password;
-
+/** The navigation's counts: open tasks (also in the browser tab's title), unread copies. */
+function useCounts(active: boolean) {
   const todo = useQuery({
     queryKey: bpmKeys.todoCount,
     queryFn: fetchTodoCount,
@@ -62,29 +73,70 @@ export default function AppLayout() {
     refetchInterval: POLL_MS,
     enabled: active,
   });
-  const menus = useMyMenus(active);
+  return useMemo(() => ({ todo: todo.data, cc: cc.data }), [todo.data, cc.data]);
+}
 
-  // The count of todos in the browser tab, so a waiting approval shows from another tab.
+/**
+ * What the frame asks and polls (the counts, the menu tree), kept apart from it: each answer
+ * re-renders this, which renders nothing, instead of the whole frame synchronously. Also the
+ * browser tab's title, which counts the open tasks so a waiting approval shows from another tab.
+ */
+function Polls({ active }: { active: boolean }) {
+  const { t } = useTranslation();
+  const { todo } = useCounts(active);
+  useMyMenus(active);
   useEffect(() => {
-    const n = todo.data ?? 0;
+    const n = todo ?? 0;
     document.title = n > 0 ? `(${n}) ${t('app.name')}` : t('app.name');
-  }, [todo.data, t]);
+  }, [todo, t]);
+  return null;
+}
 
-  if (!me) return null;
-  const phone = !screens.md;
-  const nav = (onNavigate?: () => void) => (
+/**
+ * The navigation, with the counts and the menu tree from the same queries: their answers
+ * re-render it alone and in a transition (the full menu tree is the frame's heaviest part).
+ */
+const Navigation = memo(function Navigation({
+  me,
+  onNavigate,
+}: {
+  me: Me;
+  onNavigate?: () => void;
+}) {
+  const { t } = useTranslation();
+  const counts = useDeferredAnswer(useCounts(true));
+  const tree = useDeferredAnswer(useMyMenus(true).data);
+  const badges = useMemo(() => ({ '/todo': counts.todo, '/cc': counts.cc }), [counts]);
+  return (
     <nav aria-label={t('nav.label')}>
-      <NavMenu
-        tree={menus.data}
-        me={me}
-        badges={{ '/todo': todo.data, '/cc': cc.data }}
-        onNavigate={onNavigate}
-      />
+      <NavMenu tree={tree} me={me} badges={badges} onNavigate={onNavigate} />
     </nav>
   );
+});
+
+/**
+ * The signed-in frame: navigation (a side menu, on a phone a drawer opened from the header),
+ * the header's controls, and the page, or the 403 page when the caller may not use it. While a
+ * password change is required every other call answers 403, so nothing is asked or polled.
+ */
+export default function AppLayout() {
+  const { t } = useTranslation();
+  const { me } = useAuth();
+  const location = useLocation();
+  const wide = useWide();
+  const [collapsed, setCollapsed] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+  const { token } = theme.useToken();
+  const active = !!me && !me.must_change_password;
+
+  const closeDrawer = useCallback(() => setDrawer(false), []);
+
+  if (!me) return null;
+  const phone = !wide;
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      <Polls active={active} />
       {!phone && (
         // The light sider follows the algorithm: dark grey in the dark theme, never antd's navy.
         <Layout.Sider
@@ -97,7 +149,7 @@ export default function AppLayout() {
           style={{ borderInlineEnd: `1px solid ${token.colorSplit}` }}
         >
           <Brand collapsed={collapsed} />
-          {!active ? null : nav()}
+          {active && <Navigation me={me} />}
         </Layout.Sider>
       )}
       {phone && (
@@ -109,7 +161,7 @@ export default function AppLayout() {
           title={t('app.name')}
           styles={{ body: { padding: 0 } }}
         >
-          {active && nav(() => setDrawer(false))}
+          {active && <Navigation me={me} onNavigate={closeDrawer} />}
         </Drawer>
       )}
       <Layout>

@@ -4,12 +4,13 @@ import { Link } from 'react-router';
 import { useBpmStats, useStuckInstances } from '../../api/bpmLists';
 import { usePlatformHealth } from '../../api/health';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { useDeferredAnswer } from '../../components/deferredAnswer';
 import { headingStyle } from './NoticesCard';
 
 /** Platform administrators' view of today: requests started and finished, and the last 24 hours' decisions. */
 export function TodayCard() {
   const { t } = useTranslation();
-  const stats = useBpmStats(true);
+  const stats = useDeferredAnswer(useBpmStats(true));
   let body;
   if (stats.isPending) body = <LoadingState />;
   else if (stats.isError)
@@ -47,7 +48,7 @@ export function TodayCard() {
 /** Suspended requests waiting for a repair, the first few linked. */
 export function StuckCard() {
   const { t } = useTranslation();
-  const stuck = useStuckInstances(true);
+  const stuck = useDeferredAnswer(useStuckInstances(true));
   let body;
   if (stuck.isPending) body = <LoadingState />;
   else if (stuck.isError)
@@ -82,7 +83,7 @@ export function StuckCard() {
 /** Each service's readiness as the gateway sees it. */
 export function HealthCard() {
   const { t } = useTranslation();
-  const health = usePlatformHealth(true);
+  const health = useDeferredAnswer(usePlatformHealth(true));
   let body;
   if (health.isPending) body = <LoadingState />;
   else if (health.isError)

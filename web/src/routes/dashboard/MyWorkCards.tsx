@@ -4,12 +4,13 @@ import { Link } from 'react-router';
 import { useMyOpenRequests, useOldestTodo } from '../../api/bpmLists';
 import { StatusTag } from '../../components/StatusTag';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { useDeferredAnswer } from '../../components/deferredAnswer';
 import { headingStyle } from './NoticesCard';
 
 /** The caller's tasks: how many wait, and the one waiting longest. */
 export function MyTodoCard() {
   const { t } = useTranslation();
-  const todo = useOldestTodo(true);
+  const todo = useDeferredAnswer(useOldestTodo(true));
   let body;
   if (todo.isPending) body = <LoadingState />;
   else if (todo.isError)
@@ -48,7 +49,7 @@ export function MyTodoCard() {
 /** The caller's requests still in progress, newest first. */
 export function MyOpenRequestsCard() {
   const { t } = useTranslation();
-  const open = useMyOpenRequests(true);
+  const open = useDeferredAnswer(useMyOpenRequests(true));
   let body;
   if (open.isPending) body = <LoadingState />;
   else if (open.isError)

@@ -2,11 +2,12 @@ import { Alert, Card, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useEffectiveNotices } from '../../api/system';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { useDeferredAnswer } from '../../components/deferredAnswer';
 
 /** The tenant's notices in effect now, newest first, each in its level's colour. */
 export function NoticesCard() {
   const { t } = useTranslation();
-  const notices = useEffectiveNotices(true);
+  const notices = useDeferredAnswer(useEffectiveNotices(true));
   let body;
   if (notices.isPending) body = <LoadingState />;
   else if (notices.isError)

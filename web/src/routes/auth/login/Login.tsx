@@ -1,7 +1,7 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, Segmented, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { fetchCaptcha, passwordLogin, type Captcha } from '../../../api/signIn';
@@ -9,6 +9,7 @@ import { ApiError } from '../../../api/errors';
 import { useAuth } from '../../../auth/AuthContext';
 import { showServerErrors } from '../../../form/serverErrors';
 import { LANGUAGES, setLanguage, type Language } from '../../../i18n';
+import { takeOverEarlyInput } from './earlySubmit';
 import { AccountNotice, asksForTotp, LoginLinks, TotpLoginField } from './LoginExtras';
 
 interface LoginForm {
@@ -69,6 +70,11 @@ export default function Login() {
       setError(showServerErrors(form, err));
     },
   });
+
+  // In the commit that hydrates the page, so no submission falls between held and sent.
+  useLayoutEffect(() => {
+    takeOverEarlyInput(form, ['username', 'password', 'tenant_code']);
+  }, [form]);
 
   return (
     <div
