@@ -120,10 +120,11 @@ describe('a callback receiver failing, timing out, failing again', () => {
     ]);
 
     // The timed-out attempt failed no sooner than the timeout (undici's timers are coarse:
-    // up to about a second later).
+    // up to about a second later). The timer starts when the request leaves, the arrival is
+    // taken once its body has come: on a busy machine tens of milliseconds later (CI saw 32).
     expect(warnings[1]!.error).toMatch(/timeout/i);
     const timedOutAfter = warnings[1]!.time - times[1]!;
-    expect(timedOutAfter).toBeGreaterThanOrEqual(TIMEOUT_MS);
+    expect(timedOutAfter).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
     expect(timedOutAfter).toBeLessThan(TIMEOUT_MS + 1500);
 
     // Attempt n's delay is base * 2^(n-1) jittered down to half of that, and the next attempt
