@@ -12,7 +12,7 @@ import {
   type JWTHeaderParameters,
 } from 'jose';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import type { OAuthTables } from '../../src/services/auth/oauth2/oauth2.tables.js';
 import { KeyCipher } from '../../src/services/auth/oauth2/signing-keys.js';
@@ -301,6 +301,25 @@ describe('authorization-code replay (RELIABILITY 3)', () => {
     expect(await oidc.tokenIntrospection(config, first.body.refresh_token)).toEqual({
       active: false,
     });
+  });
+
+  it('answers invalid_grant to a replay 30 s after the exchange, and revokes what it issued', async () => {
+    const code = await codeFor(client, {});
+    const first = await exchange(code);
+    expect(first.status).toBe(200);
+    // Half a minute later (the clock moved on, not waited for): still inside the code's 60 s
+    // life, so the provider knows the code as used rather than as unknown.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31_000 });
+    try {
+      const replay = await exchange(code);
+      expect(replay.status).toBe(400);
+      expect(replay.body.error).toBe('invalid_grant');
+      for (const token of [first.body.access_token, first.body.refresh_token]) {
+        expect(await oidc.tokenIntrospection(config, token)).toEqual({ active: false });
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   raceIt('lets exactly one of two concurrent exchanges of one code win', async () => {
