@@ -29,10 +29,10 @@ export default defineConfig({
           // Two cores: each file starts its own platform, so two at a time is the ceiling.
           maxWorkers: 2,
           fileParallelism: true,
-          // Files share their worker's module graph instead of importing the platform afresh
-          // (2.4 s a file, a third of the pass): the platforms they start share nothing else
-          // (each has its own database, registry, caches and listeners).
-          isolate: false,
+          // Each file imports the platform afresh (isolate): with the module graph shared
+          // across files, a worker's memory grew with every platform it had started until the
+          // kernel's OOM killer ended it (two workers at 12 GB each on a 24 GB machine).
+          isolate: true,
         },
       },
       {
