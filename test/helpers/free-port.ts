@@ -16,10 +16,19 @@ function probe(port: number): Promise<boolean> {
   });
 }
 
+// Handed out already: a port drawn for one process is free until that process binds it, so
+// the probe alone would give it again to the next (two of a topology's dozen processes on one
+// port, CI saw EADDRINUSE).
+const given = new Set<number>();
+
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const port = FIRST + Math.floor(Math.random() * SPAN);
-    if (await probe(port)) return port;
+    if (given.has(port)) continue;
+    if (await probe(port)) {
+      given.add(port);
+      return port;
+    }
   }
   throw new Error(`no free port between ${FIRST} and ${FIRST + SPAN}`);
 }
