@@ -16,6 +16,22 @@ const dist = new URL('../dist/', import.meta.url);
 const built = new URL('../.prerender/prerender.js', import.meta.url);
 const { prerender } = await import(built.href);
 
+/** A file and its brotli and gzip copies, as vite.precompress.ts writes the rest of the build. */
+function writeCompressed(name, text) {
+  const url = new URL(name, dist);
+  writeFileSync(url, text);
+  writeFileSync(
+    new URL(`${name}.br`, dist),
+    brotliCompressSync(text, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+    }),
+  );
+  writeFileSync(
+    new URL(`${name}.gz`, dist),
+    gzipSync(text, { level: constants.Z_BEST_COMPRESSION }),
+  );
+}
+
 const LANGUAGES = ['en', 'zh-CN'];
 const MODES = ['light', 'dark'];
 
@@ -117,7 +133,7 @@ const CHOOSE = `(function () {
 `;
 const hash = createHash('sha256').update(CHOOSE).digest('base64url').slice(0, 8);
 const chooser = `assets/choose-variant-${hash}.js`;
-writeFileSync(new URL(chooser, dist), CHOOSE);
+writeCompressed(chooser, CHOOSE);
 
 const html = index
   .replace(SCRIPT_TAGS, '')
@@ -126,18 +142,7 @@ const html = index
     `<div id="root"></div>\n    ${templates.join('\n    ')}\n    <script src="/${chooser}"></script>`,
   );
 if (!html.includes(chooser)) throw new Error('index.html has no <div id="root"></div>');
-writeFileSync(new URL('login.html', dist), html);
-// Compressed copies beside it, as vite.precompress.ts writes for the rest of the build.
-writeFileSync(
-  new URL('login.html.br', dist),
-  brotliCompressSync(html, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
-  }),
-);
-writeFileSync(
-  new URL('login.html.gz', dist),
-  gzipSync(html, { level: constants.Z_BEST_COMPRESSION }),
-);
+writeCompressed('login.html', html);
 rmSync(new URL('../.prerender/', import.meta.url), { recursive: true, force: true });
 console.log(
   `login.html: ${(html.length / 1024).toFixed(1)} KB, ${markup.size} languages, ${styles.size} themes`,
