@@ -29,10 +29,11 @@ export default defineConfig({
           // Two cores: each file starts its own platform, so two at a time is the ceiling.
           maxWorkers: 2,
           fileParallelism: true,
-          // Each file imports the platform afresh (isolate): with the module graph shared
-          // across files, a worker's memory grew with every platform it had started until the
-          // kernel's OOM killer ended it (two workers at 12 GB each on a 24 GB machine).
-          isolate: true,
+          // Files share their worker's module graph (no re-import of the platform per file: about
+          // a minute a pass). A test file's module then outlives the file, and its `platform`
+          // with it: a closed test platform drops its kernel (test/helpers/platform.ts), or each
+          // would keep its embedded database (~250 MB) until the OOM killer ended the worker.
+          isolate: false,
         },
       },
       {

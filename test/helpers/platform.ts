@@ -124,6 +124,10 @@ export async function startTestPlatform(
     throw err;
   }
 
+  // The closures below keep only what they need: a closed platform must not keep its kernel (an
+  // embedded database is ~250 MB) alive through them (see `close`).
+  const url = running.url;
+  let stopRunning: (() => Promise<void>) | undefined = running.close;
   const call = async (
     method: string,
     path: string,
@@ -139,7 +143,7 @@ export async function startTestPlatform(
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(`${running.url}${path}`, { method, headers, body });
+    const response = await fetch(`${url}${path}`, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -186,7 +190,7 @@ export async function startTestPlatform(
   };
 
   let adminToken: string | undefined;
-  return {
+  const platform: TestPlatform = {
     ...running,
     settings,
     call,
@@ -197,9 +201,16 @@ export async function startTestPlatform(
       return adminToken;
     },
     async close() {
-      await running.close();
+      const stop = stopRunning;
+      stopRunning = undefined;
+      await stop?.();
+      // A test file's module keeps its `platform` after the file ends, and where files share a
+      // worker's modules (the console's unit tests do; integration files could), every closed
+      // platform would stay in memory: drop the kernel and the process's own close.
+      Object.assign(platform, { kernel: undefined });
       await scratch?.drop();
       if (settings.nats.url && settings.nats.stream.startsWith('T_')) await deleteStream(settings);
     },
   };
+  return platform;
 }
