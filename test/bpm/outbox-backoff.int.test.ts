@@ -3,12 +3,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { until } from '../topology/topology.js';
 import { businessTask } from './fixtures.js';
 
 // RELIABILITY matrix row 10 on measured times: a callback receiver that fails, times out and
 // fails again is retried with gaps that grow as base * 2^(n-1), each within its jitter (half to
 // all of it), the timeout counting as a failed attempt; after the last attempt the row is dead,
-// an error-level line says so, and nothing is sent again (no hot loop).
+// an error-level line says so, and nothing is sent again (no hot loop). The dead row is counted
+// on bpm's /metrics, the monitor samples it each second, and an alert rule on it fires.
 
 const TOKEN = 'internal-Kq7-9vX2-Lm4P-token';
 const BASE_MS = 300;
@@ -58,6 +60,7 @@ beforeAll(async () => {
       BPM_OUTBOX_BACKOFF_BASE: `${BASE_MS}ms`,
       BPM_OUTBOX_TIMEOUT: `${TIMEOUT_MS}ms`,
       BPM_OUTBOX_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+      MONITOR_SAMPLE_INTERVAL: '1s',
     },
     { logs: { write: (line: string) => void logs.push(line) } },
   );
@@ -81,7 +84,23 @@ async function finishBusinessInstance(): Promise<number> {
 }
 
 describe('a callback receiver failing, timing out, failing again', () => {
-  it('is retried with measured gaps growing within their jitter, then dead, logged, and left alone', async () => {
+  it('is retried with measured gaps growing within their jitter, then dead, logged, alerted on, and left alone', async () => {
+    // The rule an operator sets on dead rows, before anything fails.
+    const admin = await platform.adminToken();
+    const me = (await platform.call('GET', '/api/v1/me', { token: admin })).body.data;
+    const rule = await platform.call('POST', '/api/v1/monitor/alert-rules', {
+      token: admin,
+      body: {
+        name: uniq('dead-callbacks'),
+        metric: 'service.outbox_dead',
+        service: 'bpm',
+        operator: 'gt',
+        threshold: 0,
+        duration_seconds: 0,
+        recipient_user_ids: [me.id],
+      },
+    });
+    expect(rule.status).toBe(200);
     const instanceId = await finishBusinessInstance();
     const db = platform.kernel.database.db.withTables<BpmTables>();
     const row = () =>
@@ -146,5 +165,20 @@ describe('a callback receiver failing, timing out, failing again', () => {
     // Dead is final: nothing more reaches the receiver.
     await new Promise((r) => setTimeout(r, 4 * BASE_MS));
     expect(arrivals.filter((a) => a.instanceId === instanceId)).toHaveLength(MAX_ATTEMPTS);
+
+    // What an operator's alert watches: the dead row counted on the bpm service's /metrics,
+    // sampled by the monitor, firing the rule (no sooner than the row died) with one notice.
+    const scraped = await (await fetch(`${platform.serviceUrls.bpm}/metrics`)).text();
+    expect(scraped).toMatch(/^bpm_outbox_rows\{status="dead",service="bpm"\} 1$/m);
+    const alert = await until('the dead-callback alert', async () => {
+      const res = await platform.call(
+        'GET',
+        `/api/v1/monitor/alerts?rule_id=${rule.body.data.id}`,
+        { token: admin },
+      );
+      return res.body.data.list.find((a: { notified_at: string | null }) => a.notified_at);
+    });
+    expect(alert).toMatchObject({ status: 'firing', metric: 'service.outbox_dead', value: 1 });
+    expect(Date.parse(alert.fired_at)).toBeGreaterThanOrEqual(exhausted[0].time - CLOCK_MS);
   });
 });

@@ -2,6 +2,7 @@ import type { Failpoints } from '../failpoints.js';
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Logger } from 'pino';
+import { Gauge, type Registry } from 'prom-client';
 import { request } from 'undici';
 
 /**
@@ -238,4 +239,35 @@ export class OutboxDelivery {
       this.o.db,
     );
   }
+}
+
+/**
+ * `<table>_rows{status}` on the service's `/metrics`, counted when scraped: `pending` is the
+ * outbox's backlog, `dead` the rows given up after their last attempt (each one an event its
+ * receiver never took: what an operator's alert watches, e.g. `bpm_outbox_rows{status="dead"} > 0`).
+ */
+export function registerOutboxGauge(
+  registry: Registry,
+  db: QueryExecutorProvider,
+  table: 'bpm_outbox' | 'audit_notify_outbox',
+): void {
+  new Gauge({
+    name: `${table}_rows`,
+    help: `Rows of ${table} waiting for delivery (pending) or given up after the last attempt (dead)`,
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      try {
+        const { rows } = await sql<{ status: string; n: number }>`
+          SELECT status, count(*)::int AS n FROM ${sql.table(table)}
+          WHERE status IN ('pending', 'dead') GROUP BY status`.execute(db);
+        const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+        this.set({ status: 'pending' }, count('pending'));
+        this.set({ status: 'dead' }, count('dead'));
+      } catch {
+        // The database is not answering: the last figures stand and the scrape still answers
+        // (readiness reports the outage).
+      }
+    },
+  });
 }

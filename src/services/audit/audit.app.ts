@@ -5,6 +5,7 @@ import { registerReadiness } from '../../platform/http/health.js';
 import type { HttpApp } from '../../platform/http/server.js';
 import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
+import { registerOutboxGauge } from '../../platform/notify/outbox.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import { registerBusinessAuditRoutes } from './business-audit/business-audit.routes.js';
 import { registerLoginLogRoutes } from './login-logs/login-logs.routes.js';
@@ -20,6 +21,7 @@ export async function buildAuditApp(
   const { settings, cache } = kernel;
   const db = kernel.database.db;
   const { app, metrics } = await createServiceApp(kernel, 'audit');
+  if (metrics) registerOutboxGauge(metrics.registry, db, 'audit_notify_outbox');
   trustGatewayHeaders(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });
   registerReadiness(app, {
     database: () => sql`SELECT 1`.execute(db),

@@ -4,6 +4,7 @@ import { registerReadiness } from '../../platform/http/health.js';
 import type { HttpApp } from '../../platform/http/server.js';
 import { createServiceApp } from '../../platform/http/service-app.js';
 import type { Kernel } from '../../platform/kernel.js';
+import { registerOutboxGauge } from '../../platform/notify/outbox.js';
 import type { BpmPorts } from './bpm.ports.js';
 import type { BpmTables } from './bpm.tables.js';
 import { registerDefinitionRoutes } from './definitions/definitions.routes.js';
@@ -38,7 +39,8 @@ const isPublic = (path: string) =>
 export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ app: HttpApp }> {
   const { settings, cache } = kernel;
   const db = kernel.database.db.withTables<BpmTables>();
-  const { app } = await createServiceApp(kernel, 'bpm');
+  const { app, metrics } = await createServiceApp(kernel, 'bpm');
+  if (metrics) registerOutboxGauge(metrics.registry, db, 'bpm_outbox');
   // BPM is not behind forward-auth: it validates the Bearer JWT itself (signature, expiry,
   // session not revoked, user active), with the auth service's own rules (a port).
   trustGatewayClientIp(app, { signingSecret: settings.gateway.signingSecret, nonces: cache });

@@ -44,6 +44,8 @@ export const METRICS = [
   'cache.latency_ms',
   'service.request_rate',
   'service.error_rate',
+  'service.outbox_pending',
+  'service.outbox_dead',
 ] as const satisfies readonly MetricName[];
 
 /** Per-service metrics name a service; the others are the platform's. */

@@ -8690,7 +8690,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    metric: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate";
+                    metric: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate" | "service.outbox_pending" | "service.outbox_dead";
                     /** @description required for service.* metrics, absent for the platform-wide ones */
                     service?: string | null;
                     /** @enum {string} */
@@ -8801,7 +8801,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @enum {string} */
-                    metric?: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate";
+                    metric?: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate" | "service.outbox_pending" | "service.outbox_dead";
                     /** @description required for service.* metrics, absent for the platform-wide ones */
                     service?: string | null;
                     /** @enum {string} */
@@ -8987,7 +8987,7 @@ export interface operations {
             query: {
                 range: "1h" | "24h" | "7d";
                 /** @description one metric only */
-                metric?: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate";
+                metric?: "server.cpu_percent" | "server.memory_percent" | "server.event_loop_delay_ms" | "db.latency_ms" | "db.pool_in_use" | "db.pool_waiting" | "cache.latency_ms" | "service.request_rate" | "service.error_rate" | "service.outbox_pending" | "service.outbox_dead";
             };
             header?: never;
             path?: never;

@@ -25,6 +25,10 @@ export const SERVICE_METRICS = [
   'service.request_rate',
   /** The share (0–1) of those requests answered with a 5xx. */
   'service.error_rate',
+  /** Outbox rows waiting for delivery (services with an outbox: bpm, audit). */
+  'service.outbox_pending',
+  /** Outbox rows given up after their last attempt: events their receiver never took. */
+  'service.outbox_dead',
 ] as const;
 
 export type MetricName = (typeof PLATFORM_METRICS)[number] | (typeof SERVICE_METRICS)[number];

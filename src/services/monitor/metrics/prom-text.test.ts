@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestCounters, requestRates } from './prom-text.js';
+import { outboxRows, requestCounters, requestRates } from './prom-text.js';
 
 const EXPOSITION = `# HELP http_request_duration_seconds HTTP request latency by route and status
 # TYPE http_request_duration_seconds histogram
@@ -44,5 +44,23 @@ describe('requestRates', () => {
       requestRate: 0,
       errorRate: 0,
     });
+  });
+});
+
+describe('outboxRows', () => {
+  it('sums the pending and dead rows of every outbox gauge, leaving out other statuses', () => {
+    const text = `# HELP bpm_outbox_rows Rows of bpm_outbox waiting for delivery (pending) or given up
+# TYPE bpm_outbox_rows gauge
+bpm_outbox_rows{status="pending",service="bpm"} 12
+bpm_outbox_rows{status="dead",service="bpm"} 2
+audit_notify_outbox_rows{service="audit",status="dead"} 1
+audit_notify_outbox_rows{status="delivered",service="audit"} 900
+http_request_duration_seconds_count{route="/x_outbox_rows{",status="dead"} 4
+`;
+    expect(outboxRows(text)).toEqual({ pending: 12, dead: 3 });
+  });
+
+  it('reads nothing from a service without an outbox', () => {
+    expect(outboxRows(EXPOSITION)).toBeUndefined();
   });
 });

@@ -45,6 +45,41 @@ export function requestCounters(text: string): RequestCounters {
   return totals;
 }
 
+/** The rows of a service's outboxes waiting for delivery, and those given up (dead). */
+export interface OutboxRows {
+  pending: number;
+  dead: number;
+}
+
+const OUTBOX_SERIES = '_outbox_rows{';
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+
+/**
+ * Sums the `<table>_outbox_rows{status}` gauges of a Prometheus text exposition (bpm's and
+ * audit's outboxes, src/platform/notify/outbox.ts); undefined when the service has none.
+ */
+export function outboxRows(text: string): OutboxRows | undefined {
+  let found: OutboxRows | undefined;
+  for (const line of text.split('\n')) {
+    const open = line.indexOf(OUTBOX_SERIES);
+    // The series' own name ends in `_outbox_rows`: not a label value of another series.
+    if (open <= 0 || !METRIC_NAME.test(line.slice(0, open))) continue;
+    const close = line.lastIndexOf('}');
+    if (close < open) continue;
+    const status = label(line.slice(open + OUTBOX_SERIES.length - 1, close + 1), 'status');
+    const value = Number(
+      line
+        .slice(close + 1)
+        .trim()
+        .split(' ')[0],
+    );
+    if ((status !== 'pending' && status !== 'dead') || !Number.isFinite(value)) continue;
+    found ??= { pending: 0, dead: 0 };
+    found[status] += value;
+  }
+  return found;
+}
+
 /**
  * Rates between two readings `elapsedSeconds` apart: requests per second and the 5xx share. A
  * counter lower than before means the service restarted: the new reading is the delta.

@@ -2,7 +2,13 @@ import type { Logger } from 'pino';
 import { request } from 'undici';
 import type { MonitorDb } from '../monitor.tables.js';
 import { PROBE_TIMEOUT_MS } from '../services/services.probe.js';
-import { requestCounters, requestRates, type RequestCounters } from './prom-text.js';
+import {
+  outboxRows,
+  requestCounters,
+  requestRates,
+  type OutboxRows,
+  type RequestCounters,
+} from './prom-text.js';
 import {
   counterStates,
   insertSamples,
@@ -31,8 +37,15 @@ export interface MetricSamplerOptions {
   now?: () => Date;
 }
 
-/** A service's counters from its `/metrics`; undefined when it has none or does not answer. */
-async function scrape(url: string): Promise<RequestCounters | undefined> {
+/** What the sampler reads from one service's `/metrics`. */
+interface Scraped {
+  counters: RequestCounters;
+  /** Its outboxes' rows, when it has an outbox. */
+  outbox: OutboxRows | undefined;
+}
+
+/** A service's readings from its `/metrics`; undefined when it has none or does not answer. */
+async function scrape(url: string): Promise<Scraped | undefined> {
   try {
     const response = await request(`${url}/metrics`, {
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
@@ -40,7 +53,8 @@ async function scrape(url: string): Promise<RequestCounters | undefined> {
       bodyTimeout: PROBE_TIMEOUT_MS,
     });
     const text = await response.body.text();
-    return response.statusCode === 200 ? requestCounters(text) : undefined;
+    if (response.statusCode !== 200) return undefined;
+    return { counters: requestCounters(text), outbox: outboxRows(text) };
   } catch {
     return undefined;
   }
@@ -69,7 +83,7 @@ export class MetricSampler {
       if (!(await tryRoundLock(trx))) return undefined;
       const last = await lastRoundAt(trx);
       if (last && at.getTime() - last.getTime() < this.o.intervalMs / 2) return undefined;
-      const rows = [...platform, ...(await this.rates(trx, scraped, at))];
+      const rows = [...platform, ...(await this.serviceSamples(trx, scraped, at))];
       await insertSamples(trx, at, rows);
       await recordRound(trx, at);
       const pruned = await pruneSamples(trx, at);
@@ -106,23 +120,30 @@ export class MetricSampler {
     const scraped = await Promise.all(
       this.o.services.map(async (service) => ({
         service,
-        counters: await scrape(this.o.serviceUrl(service)),
+        scraped: await scrape(this.o.serviceUrl(service)),
       })),
     );
-    return scraped.filter(
-      (s): s is { service: string; counters: RequestCounters } => s.counters !== undefined,
-    );
+    return scraped.flatMap((s) => (s.scraped ? [{ service: s.service, ...s.scraped }] : []));
   }
 
-  /** Rates against the stored counters (none on a service's first scrape); stores the new ones. */
-  private async rates(
+  /**
+   * Rates against the stored counters (none on a service's first scrape), and the outbox gauges
+   * as read; stores the new counters.
+   */
+  private async serviceSamples(
     trx: MonitorDb,
-    scraped: { service: string; counters: RequestCounters }[],
+    scraped: ({ service: string } & Scraped)[],
     at: Date,
   ): Promise<SampleRow[]> {
     const previous = new Map((await counterStates(trx)).map((s) => [s.service, s]));
     const rows: SampleRow[] = [];
-    for (const { service, counters } of scraped) {
+    for (const { service, counters, outbox } of scraped) {
+      if (outbox) {
+        rows.push(
+          { metric: 'service.outbox_pending', service, value: outbox.pending },
+          { metric: 'service.outbox_dead', service, value: outbox.dead },
+        );
+      }
       const before = previous.get(service);
       if (before) {
         const elapsed = (at.getTime() - new Date(before.scraped_at).getTime()) / 1000;

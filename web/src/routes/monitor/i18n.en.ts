@@ -89,6 +89,8 @@ const en = {
     cache_latency_ms: 'Cache latency',
     service_request_rate: 'Requests per service',
     service_error_rate: 'Error rate per service',
+    service_outbox_pending: 'Outbox backlog per service',
+    service_outbox_dead: 'Undeliverable events per service',
   },
   metricHelp: {
     server_cpu_percent: "CPU busy on the monitor's host, percent of all cores.",
@@ -100,6 +102,10 @@ const en = {
     cache_latency_ms: 'Round trip of a cache ping.',
     service_request_rate: 'HTTP requests per second, probes and scrapes left out.',
     service_error_rate: 'Share of requests answered with a 5xx, as a percentage.',
+    service_outbox_pending:
+      "Events waiting in the service's outbox for delivery (callbacks, notices); BPM and audit only.",
+    service_outbox_dead:
+      'Events given up after their last delivery attempt: their receiver never took them. Alert on more than 0.',
   },
   trends: {
     range: 'Range',

@@ -90,6 +90,8 @@ const zhCN: typeof en = {
     cache_latency_ms: '缓存延迟',
     service_request_rate: '各服务请求速率',
     service_error_rate: '各服务错误率',
+    service_outbox_pending: '各服务待投递事件',
+    service_outbox_dead: '各服务投递失败事件',
   },
   metricHelp: {
     server_cpu_percent: '监控服务所在主机的 CPU 占用，占全部核心的百分比。',
@@ -101,6 +103,9 @@ const zhCN: typeof en = {
     cache_latency_ms: '一次缓存 ping 的往返时间。',
     service_request_rate: '每秒 HTTP 请求数，不含健康探测和指标抓取。',
     service_error_rate: '以 5xx 应答的请求占比（百分比）。',
+    service_outbox_pending: '服务发件箱中等待投递的事件（回调、通知）；仅 BPM 与审计服务有。',
+    service_outbox_dead:
+      '最后一次投递尝试后仍失败、已放弃的事件：接收方从未收到。建议在大于 0 时告警。',
   },
   trends: {
     range: '时间范围',

@@ -18,6 +18,8 @@ const UNITS: Record<string, Unit> = {
   'cache.latency_ms': 'ms',
   'service.request_rate': 'perSecond',
   'service.error_rate': 'percent',
+  'service.outbox_pending': 'count',
+  'service.outbox_dead': 'count',
 };
 
 export const unitOf = (metric: string): Unit => UNITS[metric] ?? 'count';
