@@ -12,6 +12,7 @@ import type {
 } from '../../src/services/audit/login-logs/login-logs.repo.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { realServers } from '../helpers/real-servers.js';
+import { until } from '../helpers/until.js';
 
 let platform: TestPlatform;
 let db: LoginLogDb;
@@ -23,14 +24,6 @@ afterAll(() => platform?.close());
 
 const EVENTS = 5;
 const fast = { ackWaitMs: 2000, backoffMs: 50, pollIntervalMs: 50 };
-
-async function until(probe: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Publishes EVENTS login events on a subject of their own; returns their event ids. */
 async function publishLogins(subject: string): Promise<string[]> {
@@ -151,7 +144,11 @@ describe(`a login-log consumer that dies between storing and acknowledging (${ba
       const deliveries: DeliveryMeta[] = [];
       const survivor = startSurvivor(durable, subject, deliveries, batchSize);
       try {
-        await until(() => survivor.stats.acked === EVENTS);
+        await until(
+          'every event acked by the survivor',
+          () => survivor.stats.acked === EVENTS,
+          20_000,
+        );
         expect(await rowsPerEvent(ids)).toEqual(ids.map(() => 1));
         const redelivered = deliveries.filter((d) => d.deliveryCount >= 2).map((d) => d.msgId);
         expect(redelivered.length).toBeGreaterThanOrEqual(storedBeforeCrash);
@@ -203,7 +200,11 @@ describe(`a login-log consumer that dies between storing and acknowledging (${ba
         const deliveries: DeliveryMeta[] = [];
         const survivor = startSurvivor(durable, subject, deliveries);
         try {
-          await until(() => survivor.stats.acked === EVENTS);
+          await until(
+            'every event acked by the survivor',
+            () => survivor.stats.acked === EVENTS,
+            20_000,
+          );
           expect(await rowsPerEvent(ids)).toEqual(ids.map(() => 1));
           const redelivered = deliveries.filter((d) => d.deliveryCount >= 2);
           expect(redelivered.length).toBeGreaterThanOrEqual(storedBeforeKill);

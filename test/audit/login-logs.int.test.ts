@@ -13,6 +13,7 @@ import type { LoginLogTables } from '../../src/services/audit/login-logs/login-l
 import { createUser, dataOf, PASSWORD } from '../identity/identity-fixtures.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { realServers } from '../helpers/real-servers.js';
+import { until } from '../helpers/until.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -26,19 +27,9 @@ afterAll(() => platform?.close());
 const CHROME_ON_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`nothing within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** The login-log entry of `deviceId`, once the consumer has stored it (at most 10 s). */
 async function logOf(deviceId: string, token = admin): Promise<Record<string, any>> {
-  return until(async () => {
+  return until(`the login log of ${deviceId}`, async () => {
     const res = await platform.call('GET', '/api/v1/login-logs?page_size=100', { token });
     return dataOf(res).list.find((l: any) => l.device_id === deviceId);
   });
@@ -99,7 +90,7 @@ describe('login logs', () => {
     await signIn('admin', 'admin123', deviceId);
     await logOf(deviceId);
     await signIn('admin', 'admin123', deviceId);
-    const logs = await until(async () => {
+    const logs = await until('both sign-ins in the log', async () => {
       const res = await platform.call('GET', '/api/v1/login-logs?page_size=100', { token: admin });
       const mine = dataOf(res).list.filter((l: any) => l.device_id === deviceId);
       return mine.length === 2 ? mine : undefined;
@@ -260,7 +251,7 @@ describe(`the durable consumer (${process.env.NATS_URL ? 'JetStream' : 'table st
     try {
       const eventId = randomUUID();
       await platform.kernel.stream.publish(event, loginEvent(eventId), eventId);
-      await until(async () => (consumer.stats.acked === 1 ? true : undefined));
+      await until('the event acked', () => consumer.stats.acked === 1);
       expect(deliveries.map((d) => d.deliveryCount)).toEqual([1, 2, 3]);
       expect(deliveries.every((d) => d.msgId === eventId)).toBe(true);
       const rows = await db
@@ -291,7 +282,7 @@ describe(`the durable consumer (${process.env.NATS_URL ? 'JetStream' : 'table st
     try {
       const msgId = randomUUID();
       await platform.kernel.stream.publish(event, { poison: true }, msgId);
-      await until(async () => (dead.length === 1 ? true : undefined));
+      await until('the poison event dead', () => dead.length === 1);
       expect(dead[0]).toMatchObject({
         consumer: durable,
         msgId,
@@ -324,14 +315,14 @@ describe(`the durable consumer (${process.env.NATS_URL ? 'JetStream' : 'table st
       );
     let consumer = start();
     await platform.kernel.stream.publish(event, { n: 1 }, 'm1');
-    await until(async () => (seen.length === 1 ? true : undefined));
+    await until('the first event seen', () => seen.length === 1);
     await consumer.stop();
     await platform.kernel.stream.publish(event, { n: 2 }, 'm2');
     await new Promise((r) => setTimeout(r, 300));
     expect(seen).toEqual(['m1']);
     consumer = start();
     try {
-      await until(async () => (seen.length === 2 ? true : undefined));
+      await until('the second event seen', () => seen.length === 2);
       await new Promise((r) => setTimeout(r, 300));
       expect(seen).toEqual(['m1', 'm2']);
     } finally {
@@ -400,7 +391,7 @@ describe('the audit service counts dead login events', () => {
       // Not a login event: it fails the schema on every delivery.
       const eventId = randomUUID();
       await fastRetries.kernel.stream.publish('auth.login.failed', { event_id: 42 }, eventId);
-      await until(async () => ((await deadTotal()) === 1 ? true : undefined), 20_000);
+      await until('one dead letter', async () => (await deadTotal()) === 1, 20_000);
       const recorded = await sql<{ deliveries: number }>`
         SELECT deliveries FROM stream_dead_letters
         WHERE consumer = ${LOGIN_LOG_CONSUMER} AND msg_id = ${eventId}`.execute(

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { until } from '../helpers/until.js';
 
 const PASSWORD = 'Notice-User-Pass-6';
 const TOKEN = 'notify-api-token-for-tests';
@@ -31,16 +32,6 @@ afterAll(async () => {
   await platform?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function signIn(username: string, deviceId: string) {
   const res = await platform.call('POST', '/api/v1/login', {

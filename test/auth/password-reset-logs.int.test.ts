@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { smtpSettings, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
+import { until } from '../helpers/until.js';
 
 const PASSWORD = 'Logged-Reset-Pass-7';
 const RESET_URL = 'https://console.example.test/reset';
@@ -22,16 +23,6 @@ async function platformWithLogs(
     },
   );
   return { platform, lines };
-}
-
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Asks for a reset link for a new user with an e-mail address. */

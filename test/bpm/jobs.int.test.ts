@@ -9,6 +9,7 @@ import { TimeoutScanner } from '../../src/services/bpm/jobs/timeout.scanner.js';
 import { freePort } from '../helpers/free-port.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { businessTask, createDefinition, createUserWith, testDirectoryOf } from './fixtures.js';
+import { until } from '../helpers/until.js';
 
 const TOKEN = 'internal-Kq7-9vX2-Lm4P-token';
 const CALLBACK_TOKEN = 'callback-Zr8-4tY1-token';
@@ -87,16 +88,6 @@ afterAll(async () => {
   await rejectingReceiver?.close();
 });
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Starts a business instance approved by admin and approves it: a terminal state with a callback. */
 async function finishBusinessInstance(bizType: string) {
   const { instanceId, task } = await businessTask(platform, admin, bizType, TOKEN);
@@ -115,7 +106,7 @@ const outboxRow = (instanceId: number) =>
 describe('terminal-state callbacks', () => {
   it('retry a failing receiver with one Idempotency-Key until it succeeds', async () => {
     const instanceId = await finishBusinessInstance(flaky);
-    const row = await until(async () => {
+    const row = await until('the row delivered', async () => {
       const r = await outboxRow(instanceId);
       return r?.status === 'delivered' ? r : undefined;
     });
@@ -137,13 +128,12 @@ describe('terminal-state callbacks', () => {
 
   it('deliver to a receiver that was down at first once it comes up', async () => {
     const instanceId = await finishBusinessInstance(late);
-    await until(async () =>
-      ((await outboxRow(instanceId))?.attempts ?? 0) >= 1 ? true : undefined,
-    );
+    await until('a first attempt', async () => ((await outboxRow(instanceId))?.attempts ?? 0) >= 1);
     const back = await receiver([], latePort);
     try {
-      await until(async () =>
-        (await outboxRow(instanceId))?.status === 'delivered' ? true : undefined,
+      await until(
+        'the row delivered',
+        async () => (await outboxRow(instanceId))?.status === 'delivered',
       );
       expect(back.received.map((r) => r.body.instance_id)).toContain(instanceId);
     } finally {
@@ -153,7 +143,7 @@ describe('terminal-state callbacks', () => {
 
   it('keep the row for a business type with no callback configured', async () => {
     const instanceId = await finishBusinessInstance(nowhere);
-    const row = await until(async () => {
+    const row = await until('a retry over a second away', async () => {
       const r = await outboxRow(instanceId);
       return r && r.next_attempt_at.getTime() > Date.now() + 1000 ? r : undefined;
     });
@@ -162,7 +152,7 @@ describe('terminal-state callbacks', () => {
 
   it('record an exhausted delivery as dead', async () => {
     const instanceId = await finishBusinessInstance(hopeless);
-    const row = await until(async () => {
+    const row = await until('the row dead', async () => {
       const r = await outboxRow(instanceId);
       return r?.status === 'dead' ? r : undefined;
     });
@@ -172,7 +162,7 @@ describe('terminal-state callbacks', () => {
 
   it('retry a receiver that answers 4xx, with the same Idempotency-Key, until it takes it', async () => {
     const instanceId = await finishBusinessInstance(refusing);
-    const row = await until(async () => {
+    const row = await until('the row delivered', async () => {
       const r = await outboxRow(instanceId);
       return r?.status === 'delivered' ? r : undefined;
     });
@@ -184,7 +174,7 @@ describe('terminal-state callbacks', () => {
 
   it('record a delivery refused with 4xx every time as dead, not delivered', async () => {
     const instanceId = await finishBusinessInstance(rejecting);
-    const row = await until(async () => {
+    const row = await until('the row settled', async () => {
       const r = await outboxRow(instanceId);
       return r?.status === 'dead' || r?.status === 'delivered' ? r : undefined;
     });
@@ -243,7 +233,7 @@ describe('timeout scanner', () => {
 
   it('auto-approves as the system when the action is auto_approve', async () => {
     const { instanceId, initiator } = await instanceWithTimeout('auto_approve');
-    const detail = await until(async () => {
+    const detail = await until('the instance approved', async () => {
       const d = await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, {
         token: initiator.token,
       });
@@ -258,7 +248,7 @@ describe('timeout scanner', () => {
 
   it('auto-rejects as the system when the action is auto_reject', async () => {
     const { instanceId, initiator } = await instanceWithTimeout('auto_reject');
-    const detail = await until(async () => {
+    const detail = await until('the instance rejected', async () => {
       const d = await platform.call('GET', `/api/v1/bpm/instances/${instanceId}`, {
         token: initiator.token,
       });
@@ -273,10 +263,8 @@ describe('timeout scanner', () => {
 
   it('reminds once and leaves the task pending', async () => {
     const { instanceId, initiator } = await instanceWithTimeout('remind');
-    await until(async () =>
-      (await timelineOf(instanceId, initiator.token)).some((e) => e.action === 'remind')
-        ? true
-        : undefined,
+    await until('the reminder in the timeline', async () =>
+      (await timelineOf(instanceId, initiator.token)).some((e) => e.action === 'remind'),
     );
     // Scans after the reminder find nothing more to do for this task.
     const runner = new InstanceRunner({

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
-import { until } from '../topology/topology.js';
+import { until } from '../helpers/until.js';
 import { businessTask } from './fixtures.js';
 
 // RELIABILITY matrix row 10 on measured times: a callback receiver that fails, times out and

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
-import { until } from '../topology/topology.js';
+import { until } from '../helpers/until.js';
 import { insertSamples } from './monitor-fixtures.js';
 import { testCertificates } from '../system/certificate-fixtures.js';
 

@@ -12,6 +12,7 @@ import { KeyCipher, rotateSigningKey } from '../../src/services/auth/oauth2/sign
 import type { OAuthTables } from '../../src/services/auth/oauth2/oauth2.tables.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { clientConfig, issuerOf, REDIRECT_URI, registerClient } from './oauth2-harness.js';
+import { until } from '../helpers/until.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -33,16 +34,6 @@ async function auditRows(id: number) {
 
 async function jwks(): Promise<JSONWebKeySet> {
   return (await (await fetch(`${issuerOf(platform)}/jwks`)).json()) as JSONWebKeySet;
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('OAuth client management', () => {
@@ -206,7 +197,14 @@ describe('signing keys', () => {
     const oldKids = (await jwks()).keys.map((k) => k.kid);
 
     const kid = await rotateSigningKey(oauthDb(), cipher());
-    const published = await until(jwks, (set) => set.keys.some((k) => k.kid === kid));
+    const published = await until(
+      'the new key published',
+      async () => {
+        const set = await jwks();
+        return set.keys.some((k) => k.kid === kid) ? set : undefined;
+      },
+      5000,
+    );
     expect(published.keys[0]!.kid).toBe(kid);
     for (const oldKid of oldKids) expect(published.keys.map((k) => k.kid)).toContain(oldKid);
 
@@ -239,7 +237,14 @@ describe('signing keys', () => {
         });
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       };
-      const refused = await until(tokenRequest, (res) => res.status === 503);
+      const refused = await until(
+        'the token endpoint refusing',
+        async () => {
+          const res = await tokenRequest();
+          return res.status === 503 ? res : undefined;
+        },
+        5000,
+      );
       expect(refused.body).toMatchObject({ error: 'temporarily_unavailable' });
       expect((await fetch(`${issuerOf(platform)}/jwks`)).status).toBe(503);
       const keysAfter = await sql<{
@@ -248,7 +253,7 @@ describe('signing keys', () => {
       expect(keysAfter.rows[0]!.n).toBe(keysBefore.rows[0]!.n);
     } finally {
       await rotateSigningKey(oauthDb(), cipher());
-      await until(jwks, (set) => Array.isArray(set.keys));
+      await until('the key set back', async () => Array.isArray((await jwks()).keys), 5000);
     }
     expect((await oidc.clientCredentialsGrant(config, { scope: 'api' })).access_token).toBeTruthy();
   });

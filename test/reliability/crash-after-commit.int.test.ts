@@ -8,6 +8,7 @@ import { businessTask } from '../bpm/fixtures.js';
 import { uniq, TEST_JWT_SECRET } from '../helpers/platform.js';
 import { realServers } from '../helpers/real-servers.js';
 import { createScratchDatabase } from '../helpers/scratch-database.js';
+import { until } from '../helpers/until.js';
 
 // RELIABILITY matrix row 6 and issue 19 item 3, with a real crash: the platform process is
 // SIGKILLed right after an approval's transaction commits (failpoint
@@ -125,11 +126,6 @@ async function callbackRows(instanceId: number) {
   }
 }
 
-/** Waits until `done()` holds, at most until `deadline` (ms since the epoch). */
-async function until(done: () => boolean | Promise<boolean>, deadline: number) {
-  while (!(await done()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-}
-
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -166,16 +162,15 @@ describe.skipIf(!realServers.database)(
         expect(retried.status).toBe(200);
         expect(retried.headers.get('idempotent-replayed')).toBe('true');
         expect(retried.body.data).toMatchObject({ id: task.id, status: 'done' });
-        const deadline = Date.now() + 15_000;
-        await until(() => received.length > 0, deadline);
+        await until('the callback', () => received.length > 0);
         await new Promise((r) => setTimeout(r, 500));
         expect(received).toHaveLength(1);
         // The row is settled as delivered under the event id the receiver saw (marked after
         // the receiver's 2xx: read until it is, within the same wait).
         let rows = await callbackRows(instanceId);
         await until(
+          'the row marked delivered',
           async () => (rows = await callbackRows(instanceId))[0]?.status === 'delivered',
-          deadline,
         );
         expect(rows).toEqual([{ event_id: received[0], status: 'delivered' }]);
       } finally {
@@ -204,11 +199,11 @@ describe.skipIf(!realServers.database)(
       const second = await startChild();
       try {
         // Taken over once the dead process's lease (2 s) has run out.
-        const deadline = Date.now() + 20_000;
         let rows = await callbackRows(instanceId);
         await until(
+          'the row delivered by the second process',
           async () => (rows = await callbackRows(instanceId))[0]?.status === 'delivered',
-          deadline,
+          20_000,
         );
         expect(rows).toEqual([{ event_id: received[0], status: 'delivered' }]);
         // Delivered again, always under the one event id: a receiver keyed on it applies it once.

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { businessTask, createDefinition } from '../bpm/fixtures.js';
+import { until } from '../helpers/until.js';
 
 // RELIABILITY matrix rows 7 and 12 through failpoints (FAILPOINT=name:action, refused in
 // production): a failure right after the business-audit write rolls the change back with it,
@@ -12,16 +13,6 @@ import { businessTask, createDefinition } from '../bpm/fixtures.js';
 const INTERNAL_TOKEN = 'internal-Kq7-9vX2-Lm4P-token';
 const platforms: TestPlatform[] = [];
 afterAll(() => Promise.all(platforms.map((p) => p.close())));
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('after_audit_write:error', () => {
   it('fails the change with its audit row: nothing of it is stored', async () => {
@@ -69,7 +60,7 @@ describe('after_2xx_before_mark:error', () => {
       expect(approved.status).toBe(200);
       // Every attempt reached the receiver (2xx) and failed before the mark: three deliveries
       // of one event id, then the row is dead, never marked delivered.
-      await until(async () => (received.length >= 3 ? true : undefined));
+      await until('three deliveries', () => received.length >= 3);
       expect(new Set(received).size).toBe(1);
     } finally {
       await new Promise((r) => receiver.close(r));

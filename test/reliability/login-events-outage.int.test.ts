@@ -4,6 +4,7 @@ import { freePort } from '../helpers/free-port.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { realServers } from '../helpers/real-servers.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
+import { until } from '../helpers/until.js';
 
 // RELIABILITY (issue 19, item 4): with the broker unreachable, sign-ins still answer at once,
 // and their login events wait in the login outbox (a success in its session's transaction)
@@ -25,16 +26,6 @@ async function waiting(platform: TestPlatform, deviceIds: string[]) {
   const rows = await sql<{ payload: { device_id: string; success: boolean } }>`
     SELECT payload FROM auth_login_outbox`.execute(platform.kernel.database.db);
   return rows.rows.map((r) => r.payload).filter((p) => deviceIds.includes(p.device_id));
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('login events while the broker is unreachable', () => {
@@ -82,13 +73,19 @@ describe.skipIf(!realServers.nats)('login events once the broker is back', () =>
     );
     try {
       const admin = await platform.adminToken();
-      const logs = await until(async () => {
-        const res = await platform.call('GET', '/api/v1/login-logs?page_size=100', {
-          token: admin,
-        });
-        const mine = (res.body.data?.list ?? []).filter((l: any) => devices.includes(l.device_id));
-        return mine.length === 2 ? mine : undefined;
-      }, 20_000);
+      const logs = await until(
+        'both login events in the log',
+        async () => {
+          const res = await platform.call('GET', '/api/v1/login-logs?page_size=100', {
+            token: admin,
+          });
+          const mine = (res.body.data?.list ?? []).filter((l: any) =>
+            devices.includes(l.device_id),
+          );
+          return mine.length === 2 ? mine : undefined;
+        },
+        20_000,
+      );
       expect(logs.map((l: any) => l.success).sort()).toEqual([false, true]);
       expect(await waiting(platform, devices)).toHaveLength(0);
     } finally {

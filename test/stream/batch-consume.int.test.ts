@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeadMessage, Delivery } from '../../src/platform/stream/stream.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { until } from '../helpers/until.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -11,14 +12,6 @@ beforeAll(async () => {
 afterAll(() => platform?.close());
 
 const fast = { ackWaitMs: 2000, backoffMs: 50, pollIntervalMs: 50, batchSize: 50 };
-
-async function until(probe: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function publishAll(event: string, payloads: object[]): Promise<string[]> {
   const ids = payloads.map(() => randomUUID());
@@ -44,7 +37,7 @@ describe(`batch consumption (${process.env.NATS_URL ? 'JetStream' : 'table strea
       { ...fast, handleBatch: async (deliveries) => void batches.push(deliveries) },
     );
     try {
-      await until(() => consumer.stats.acked === 30);
+      await until('30 events acked', () => consumer.stats.acked === 30);
       const seen = [...batches.flat().map((d) => d.meta.msgId), ...single];
       expect(seen.sort()).toEqual([...ids].sort());
       expect(Math.max(...batches.map((b) => b.length))).toBeGreaterThan(1);
@@ -91,7 +84,7 @@ describe(`batch consumption (${process.env.NATS_URL ? 'JetStream' : 'table strea
       },
     );
     try {
-      await until(() => dead.length === 1);
+      await until('the poison message dead', () => dead.length === 1);
       expect(dead[0]).toMatchObject({ consumer: durable, msgId: ids[5], deliveryCount: 5 });
       expect(batchCalls).toBeGreaterThanOrEqual(1);
       const good = ids.filter((_, n) => n !== 5);

@@ -8,20 +8,13 @@ import { durableName, maxDeliveriesSubject } from '../../src/platform/stream/jet
 import type { DeadMessage } from '../../src/platform/stream/stream.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { realServers } from '../helpers/real-servers.js';
+import { until } from '../helpers/until.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
   platform = await startTestPlatform();
 });
 afterAll(() => platform?.close());
-
-async function until(probe: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('a JetStream consumer that dies during the last delivery', () => {
   it.runIf(realServers.nats)(
@@ -56,14 +49,18 @@ describe('a JetStream consumer that dies during the last delivery', () => {
       try {
         const jsm = await jetstreamManager(nc);
         const consumer = await jetstream(nc).consumers.get(stream, name);
-        await until(async () => {
-          const pulled = await consumer.fetch({ max_messages: 1, expires: 1000 });
-          for await (const m of pulled) m.nak(); // (never: the message is past its deliveries)
-          const advisory = await jsm.streams
-            .getMessage(stream, { last_by_subj: maxDeliveriesSubject(stream, name) })
-            .catch(() => null);
-          return advisory !== null;
-        });
+        await until(
+          'the max-deliveries advisory',
+          async () => {
+            const pulled = await consumer.fetch({ max_messages: 1, expires: 1000 });
+            for await (const m of pulled) m.nak(); // (never: the message is past its deliveries)
+            const advisory = await jsm.streams
+              .getMessage(stream, { last_by_subj: maxDeliveriesSubject(stream, name) })
+              .catch(() => null);
+            return advisory !== null;
+          },
+          20_000,
+        );
       } finally {
         await nc.close();
       }
@@ -78,7 +75,7 @@ describe('a JetStream consumer that dies during the last delivery', () => {
         { ...options, onDead: (d) => void dead.push(d) },
       );
       try {
-        await until(() => dead.length === 1);
+        await until('the message dead', () => dead.length === 1, 20_000);
         expect(dead[0]).toMatchObject({
           consumer: durable,
           msgId,

@@ -5,6 +5,7 @@ import { pruneStreamMessages } from '../../src/platform/stream/table-prune.js';
 import { STREAM_MAX_AGE_MS } from '../../src/platform/stream/stream.js';
 import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
 import { realServers } from '../helpers/real-servers.js';
+import { until } from '../helpers/until.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -13,14 +14,6 @@ beforeAll(async () => {
 afterAll(() => platform?.close());
 
 const DAY = 86_400_000;
-
-async function until(probe: () => Promise<boolean>, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A message written `ageMs` ago on a subject no running consumer reads; returns its id. */
 async function oldMessage(subject: string, ageMs: number): Promise<number> {
@@ -56,7 +49,7 @@ describe('pruning the table stream', () => {
     await sql`INSERT INTO stream_deliveries (consumer, message_id, status) VALUES
       (${a}, ${done}, 'acked'), (${b}, ${done}, 'dead'), (${a}, ${pending}, 'pending')`.execute(db);
     // Consumers the platform runs pass these ids on their own (no delivery: not their subject).
-    await until(async () => {
+    await until('the unseen consumers pruned', async () => {
       const { rows } = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM stream_consumers WHERE cursor < ${unseen}
           AND name NOT IN (${a}, ${b})`.execute(db);
@@ -83,7 +76,7 @@ describe('pruning the table stream', () => {
     it('is run by a table-stream consumer', async () => {
       const db = platform.kernel.database.db;
       const old = await oldMessage(`prune.test.${uniq('s')}`, 8 * DAY);
-      await until(async () => {
+      await until('the old consumers pruned', async () => {
         const { rows } = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM stream_consumers WHERE cursor < ${old}`.execute(db);
         return rows[0]!.n === 0;
@@ -96,7 +89,7 @@ describe('pruning the table stream', () => {
         { pollIntervalMs: 50 },
       );
       try {
-        await until(async () => (await remaining([old])).length === 0);
+        await until('nothing older left', async () => (await remaining([old])).length === 0);
       } finally {
         await consumer.stop();
       }

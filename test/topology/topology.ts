@@ -7,6 +7,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { freePort } from '../helpers/free-port.js';
 import { createScratchDatabase } from '../helpers/scratch-database.js';
+import { until as untilReached } from '../helpers/until.js';
 
 /**
  * The production layout, as processes: `node dist/main.js migrate`, then every
@@ -32,19 +33,12 @@ export interface ServiceProcess {
 export const JWT_SECRET = 'topology-tests-jwt-secret-0123456789abcdef';
 export const INTERNAL_TOKEN = 'internal-Tq7-9vX2-Lm4P-token';
 
-/** Polls `probe` until it returns a value (a condition, not a sleep), or fails after `ms`. */
-export async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/**
+ * Polls `probe` until it returns a value, or fails after `ms`; a probe that throws (a process
+ * restarting, a connection refused) counts as not yet.
+ */
+export function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000) {
+  return untilReached(what, () => probe().catch(() => undefined), ms, 100);
 }
 
 /** A business back end receiving terminal-state callbacks, counting each event id. */
