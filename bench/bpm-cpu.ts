@@ -20,6 +20,18 @@ function processTicks(pid: number): number {
   }
 }
 
+/** A process's resident set in MB (Linux), undefined where /proc cannot say. */
+export function residentMb(pid: number): number | undefined {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return line ? Number(line.split(/\s+/)[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function postgresPids(): number[] {
   try {
     return readdirSync('/proc')

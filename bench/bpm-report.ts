@@ -3,6 +3,7 @@ import { percentile, type LoadFigures } from './bpm-client.js';
 import type { CpuUse, ProfileSummary } from './bpm-cpu.js';
 import type { PgbenchFigures } from './bpm-pgbench.js';
 import type { TableCounts, TodoFigures } from './bpm-todo.js';
+import { mixedReport, type MixedFigures } from './bpm-mixed.js';
 
 /** What the platform and PostgreSQL spent across one measured window. */
 export interface Resources {
@@ -38,6 +39,8 @@ export interface Report {
   counts: TableCounts;
   plans: Array<{ sql: string; parameters: readonly unknown[]; plan: string }>;
   todo: TodoFigures[];
+  /** The mixed load, when it ran. */
+  mixed: MixedFigures | undefined;
   /** One flow's requests and the statements each made the platform send. */
   trace: Array<{ request: string; statements: string[] }>;
   /** Rows in audit_operation_logs at the end; null when the tree under test has no such table. */
@@ -210,6 +213,14 @@ export function printReport(r: Report): void {
         ['source folder', 'inclusive share'],
         r.profile.inclusive.map(([k, v]) => [k, pct(v)]),
       ),
+    );
+  }
+  if (r.mixed) {
+    say(
+      '',
+      '### Mixed load: 60 % reads, 30 % approvals, 10 % starts, every request operation-logged',
+      '',
+      ...mixedReport(r.mixed),
     );
   }
   say(

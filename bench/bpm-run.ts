@@ -6,7 +6,9 @@
  *   2. the baseline: pgbench TPC-B-like, 8 clients, same server, same duration, before and after;
  *   3. where the time goes: CPU of the platform and of PostgreSQL, statements per flow, and a
  *      CPU profile of the platform process (an extra run, not counted in the figures);
- *   4. GET /api/v1/bpm/tasks/todo with 1 000 000 rows in bpm_tasks, EXPLAIN of its SQL.
+ *   4. a mixed load (60 % reads, 30 % approvals, 10 % starts) for BENCH_BPM_MIXED_MINUTES
+ *      minutes (10; 0 skips it) with p99 and the platform's memory per minute (bench/bpm-mixed.ts);
+ *   5. GET /api/v1/bpm/tasks/todo with 1 000 000 rows in bpm_tasks, EXPLAIN of its SQL.
  * The report (Markdown) goes to stdout, progress to stderr.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,7 +27,15 @@ import {
   type LoadFigures,
   type User,
 } from './bpm-client.js';
-import { cpuBetween, cpuSnapshot, summariseProfile, waitForQuiet, type CpuUse } from './bpm-cpu.js';
+import {
+  cpuBetween,
+  cpuSnapshot,
+  residentMb,
+  summariseProfile,
+  waitForQuiet,
+  type CpuUse,
+} from './bpm-cpu.js';
+import { runMixed, type MixedFigures } from './bpm-mixed.js';
 import { pgbenchDatabase, type PgbenchFigures } from './bpm-pgbench.js';
 import { printReport, type Report, type Resources } from './bpm-report.js';
 import { explainTodo, fillTasks, measureTodo, tableCounts, type TodoFigures } from './bpm-todo.js';
@@ -50,6 +60,8 @@ const config = {
   todoClients: list(env('BENCH_BPM_TODO_CLIENTS', '1,4,16')),
   todoS: Number(env('BENCH_BPM_TODO_DURATION', '10')),
   quietWaitS: Number(env('BENCH_BPM_QUIET_WAIT', '120')),
+  mixedMinutes: Number(env('BENCH_BPM_MIXED_MINUTES', '10')),
+  mixedClients: Number(env('BENCH_BPM_MIXED_CLIENTS', '16')),
   todoPageSize: 10,
   todoPending: 50,
 };
@@ -149,7 +161,7 @@ process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
 try {
   log(`platform up: ${servers.gateway} (database ${servers.database}, cache ${servers.cache})`);
-  const maxClients = Math.max(...config.clients);
+  const maxClients = Math.max(...config.clients, config.mixedClients);
   const api = new Api(servers.gateway, maxClients + 2);
   cleanups.push(() => api.close());
   const admin = await login(api, 'admin', 'admin123');
@@ -215,6 +227,24 @@ try {
     log(`  profile written to ${path}`);
   }
 
+  let mixed: MixedFigures | undefined;
+  if (config.mixedMinutes > 0) {
+    await quiet('the mixed load');
+    log(`mixed load: ${config.mixedClients} clients, ${config.mixedMinutes} minutes`);
+    mixed = await runMixed(
+      setup,
+      config.mixedClients,
+      config.mixedMinutes,
+      () => residentMb(child.pid!),
+      (m) =>
+        log(
+          `  minute ${m.minute}: ${(m.requests / 60).toFixed(0)} req/s, p99 ${m.p99.toFixed(1)} ms, ` +
+            `${m.errors} errors, RSS ${m.rssMb?.toFixed(0) ?? '?'} MB`,
+        ),
+    );
+    if (mixed.firstError) log(`  first error: ${mixed.firstError}`);
+  }
+
   log(`todo: filling bpm_tasks with ${config.tasks} rows`);
   const fillS = await fillTasks(servers.databaseUrl, {
     tasks: config.tasks,
@@ -269,6 +299,7 @@ try {
     counts,
     plans,
     todo,
+    mixed,
     trace,
     operationLogRows,
     idleStatementsPerS,
