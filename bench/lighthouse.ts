@@ -15,10 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from '@playwright/test';
+import { waitForQuiet } from './bpm-cpu.js';
 
 const LIGHTHOUSE = 'lighthouse@12.8.2';
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+/** Seconds each run waits for the machine to be under 15 % busy (a busy one lowers scores). */
+const QUIET_WAIT_S = Number(process.env.LIGHTHOUSE_QUIET_WAIT ?? 60);
+/** Runs measured while other work kept the machine busy, named in the output. */
+const noisy: string[] = [];
 const run = promisify(execFile);
 
 async function freePort(): Promise<number> {
@@ -110,6 +115,10 @@ async function median(label: string, measure: () => Promise<Scores>): Promise<Sc
   const runs: Scores[] = [];
   for (let i = 0; i < RUNS; i++) {
     process.stderr.write(`${label}: run ${i + 1} of ${RUNS}\n`);
+    if (!(await waitForQuiet(QUIET_WAIT_S)).quiet) {
+      process.stderr.write('  WARNING: other processes keep the machine busy; measuring anyway\n');
+      noisy.push(`${label} run ${i + 1}`);
+    }
     runs.push(await measure());
   }
   runs.sort((a, b) => a.performance - b.performance);
@@ -148,6 +157,11 @@ try {
   }
   await rm(profile, { recursive: true, force: true });
   console.log(`Lighthouse ${LIGHTHOUSE.split('@')[1]}, ${CHROME}, median of ${RUNS} runs\n`);
+  if (noisy.length > 0) {
+    console.log(
+      `**Measured on a busy machine** (scores read low): ${noisy.join(', ')}. Re-run when it is quiet.\n`,
+    );
+  }
   console.log(
     '| settings | page | performance | accessibility | best practices | FCP | LCP | TBT | CLS | KB transferred |',
   );
