@@ -237,12 +237,24 @@ describe('maskText', () => {
     ['backslashes', (n) => `"${'\\'.repeat(n)}`],
   ];
 
+  /**
+   * The fastest of `runs` timings of `fn`, in ms: a busy machine (a garbage collection, another
+   * process taking the core) only ever adds time, so the minimum is the cost of the work itself.
+   */
+  const fastest = (fn: () => unknown, runs = 5) => {
+    let best = Infinity;
+    for (let k = 0; k < runs; k++) {
+      const started = performance.now();
+      fn();
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+
   it.each(adversarial)('runs in linear time on %s', (_name, make) => {
     const time = (n: number) => {
       const text = make(n);
-      const started = performance.now();
-      for (let k = 0; k < 3; k++) maskText(text);
-      return (performance.now() - started) / 3;
+      return fastest(() => maskText(text));
     };
     time(16 * 1024); // warm up
     const small = Math.max(time(64 * 1024), 0.5);
@@ -261,14 +273,11 @@ describe('maskText', () => {
       JSON.stringify({ list: Array.from({ length: 100_000 }, (_, k) => ({ token: k })) }),
     ];
     for (const body of shapes) {
-      const started = performance.now();
-      const stored = maskBody(body)!;
-      expect(performance.now() - started).toBeLessThan(200);
-      expect(stored.length).toBeLessThan(MAX_STORED_BODY_CHARS + 100);
+      expect(maskBody(body)!.length).toBeLessThan(MAX_STORED_BODY_CHARS + 100);
+      expect(fastest(() => maskBody(body), 3)).toBeLessThan(200);
     }
     const list = Array.from({ length: 200_000 }, (_, k) => ({ token: k }));
-    const started = performance.now();
     expect(maskBody({ list })).toMatch(/^\{"list":\[\{"token":"\*\*\*"\}/);
-    expect(performance.now() - started).toBeLessThan(200);
+    expect(fastest(() => maskBody({ list }), 3)).toBeLessThan(200);
   });
 });
