@@ -279,6 +279,9 @@ describe('authorization-code replay (RELIABILITY 3)', () => {
     client = await registerClient(platform, {
       redirect_uris: [REDIRECT_URI],
       grant_types: ['authorization_code', 'refresh_token'],
+      // The race runs 200 rounds of two exchanges in the whole matrix: far over the default
+      // 120 token requests a minute, whose 429 would hide the outcome the race checks.
+      token_rate_per_minute: 100_000,
     });
     config = await clientConfig(platform, client);
   });
