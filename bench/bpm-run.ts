@@ -121,17 +121,17 @@ function ask<T>(process: ChildProcess, type: string, timeoutMs = 60_000): Promis
 
 /** CPU, statements and event-loop use of the platform across one measured window. */
 function windowProbe() {
-  let cpuStart = cpuSnapshot(child.pid!);
+  let cpuStart = cpuSnapshot([child.pid!]);
   let statsStart: ServerStats | undefined;
   const result: { cpu?: CpuUse; start?: ServerStats; end?: ServerStats } = {};
   return {
     marks: {
       start: async () => {
-        cpuStart = cpuSnapshot(child.pid!);
+        cpuStart = cpuSnapshot([child.pid!]);
         statsStart = await ask<ServerStats>(child, 'stats');
       },
       end: async () => {
-        result.cpu = cpuBetween(cpuStart, cpuSnapshot(child.pid!));
+        result.cpu = cpuBetween(cpuStart, cpuSnapshot([child.pid!]));
         result.start = statsStart;
         result.end = await ask<ServerStats>(child, 'stats');
       },
