@@ -87,6 +87,8 @@ export interface TopologyOptions {
    * replica.
    */
   gateways?: number;
+  /** How long every gateway may take to report every service ready (default 30 s). */
+  readyWithinMs?: number;
   /** Settings every process gets on top of the topology's own. */
   env?: Record<string, string>;
 }
@@ -246,14 +248,18 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     );
     exitedEarly.catch(() => undefined);
     await Promise.race([
-      until('every gateway reports every service ready', async () => {
-        for (const url of gatewayUrls) {
-          const ready = await fetch(`${url}/api/v1/health/ready`);
-          await ready.body?.cancel();
-          if (ready.status !== 200) return undefined;
-        }
-        return true;
-      }),
+      until(
+        'every gateway reports every service ready',
+        async () => {
+          for (const url of gatewayUrls) {
+            const ready = await fetch(`${url}/api/v1/health/ready`);
+            await ready.body?.cancel();
+            if (ready.status !== 200) return undefined;
+          }
+          return true;
+        },
+        options.readyWithinMs,
+      ),
       exitedEarly,
     ]);
     return topology;
