@@ -142,14 +142,14 @@ async function startServers(
   };
 }
 
-let built = false;
+/** Builds what the layouts run from before any starts: `dist/` for the processes layout. */
+export function buildLayouts(names: readonly LayoutName[], log: (line: string) => void) {
+  if (!names.includes('processes')) return;
+  log('building dist/ for the processes layout (tsc -p tsconfig.build.json)');
+  buildDist();
+}
 
-async function startProcesses({ replicas, log }: LayoutOptions): Promise<RunningLayout> {
-  if (!built) {
-    log('building dist/ for the processes layout (tsc -p tsconfig.build.json)');
-    buildDist();
-    built = true;
-  }
+async function startProcesses({ replicas }: LayoutOptions): Promise<RunningLayout> {
   const env = benchPlatformEnv();
   const topology = await startTopology({
     replicas: { bpm: replicas },

@@ -119,8 +119,7 @@ export function layoutsReport(runs: LayoutRun[], pgbenchTps: number): string[] {
     for (const name of names) {
       const pids = run.processes.filter((p) => p.name === name).map((p) => p.pid);
       byProcess.push([
-        run.name,
-        pids.length > 1 ? `${name} (${pids.length})` : name,
+        `${run.name}: ${pids.length > 1 ? `${name} (${pids.length})` : name}`,
         ...levels.map((clients) => {
           const load = run.loads.find((l) => l.figures.clients === clients);
           if (!load) return '';
@@ -133,6 +132,6 @@ export function layoutsReport(runs: LayoutRun[], pgbenchTps: number): string[] {
       ]);
     }
   }
-  lines.push(table(['layout', 'process', ...levels.map((c) => `${c} clients`)], byProcess), '');
+  lines.push(table(['layout: process', ...levels.map((c) => `${c} clients`)], byProcess), '');
   return lines;
 }

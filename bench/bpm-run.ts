@@ -40,6 +40,7 @@ import {
 } from './bpm-cpu.js';
 import {
   ask,
+  buildLayouts,
   defaultWorkers,
   layoutProblem,
   parseLayouts,
@@ -310,6 +311,7 @@ try {
   const version = (await server.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v;
   await server.end();
 
+  buildLayouts(config.layouts, log);
   log('pgbench: initialising its scratch database (pgbench -i -s 8)');
   const pgbench = await pgbenchDatabase(baseUrl);
   cleanups.push(() => pgbench.drop());
