@@ -67,6 +67,14 @@ if (!baseUrl) {
 }
 
 const env = (name: string, fallback: string) => process.env[name] || fallback;
+function layoutsSetting() {
+  try {
+    return parseLayouts(env('BENCH_BPM_LAYOUTS', 'all-in-one,processes,cluster'));
+  } catch (err) {
+    console.error(`npm run bench:bpm: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
 const list = (value: string) => value.split(',').map(Number);
 const config = {
   warmupS: Number(env('BENCH_BPM_WARMUP', '20')),
@@ -79,7 +87,7 @@ const config = {
   quietWaitS: Number(env('BENCH_BPM_QUIET_WAIT', '120')),
   mixedMinutes: Number(env('BENCH_BPM_MIXED_MINUTES', '10')),
   mixedClients: Number(env('BENCH_BPM_MIXED_CLIENTS', '16')),
-  layouts: parseLayouts(env('BENCH_BPM_LAYOUTS', 'all-in-one,processes,cluster')),
+  layouts: layoutsSetting(),
   replicas: Number(env('BENCH_BPM_REPLICAS', '2')),
   workers: Number(env('BENCH_BPM_CLUSTER_WORKERS', String(defaultWorkers()))),
   todoPageSize: 10,
