@@ -10,11 +10,18 @@ export interface Reply<T = unknown> {
   ms: number;
 }
 
-/** One kept-alive connection pool to the gateway; every call carries a bearer token. */
+/**
+ * Kept-alive connections to the gateway, or to several gateways taking the calls in turn (a
+ * gateway fronts one replica of each service, so several spread the load over the replicas);
+ * every call carries a bearer token. `connections` is per gateway.
+ */
 export class Api {
-  readonly pool: Pool;
-  constructor(origin: string, connections: number) {
-    this.pool = new Pool(origin, { connections, pipelining: 1 });
+  private readonly pools: Pool[];
+  private next = 0;
+  constructor(origins: string | readonly string[], connections: number) {
+    this.pools = (typeof origins === 'string' ? [origins] : origins).map(
+      (origin) => new Pool(origin, { connections, pipelining: 1 }),
+    );
   }
 
   async call<T = unknown>(
@@ -26,8 +33,9 @@ export class Api {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const pool = this.pools[this.next++ % this.pools.length]!;
     const started = performance.now();
-    const res = await this.pool.request({
+    const res = await pool.request({
       method,
       path,
       headers,
@@ -47,8 +55,8 @@ export class Api {
     return reply.body.data;
   }
 
-  close() {
-    return this.pool.close();
+  async close() {
+    await Promise.all(this.pools.map((pool) => pool.close()));
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Where the time goes, for `npm run bench:bpm`: CPU time of the platform process and of every
+ * Where the time goes, for `npm run bench:bpm`: CPU time of the platform's processes and of every
  * PostgreSQL process from /proc (Linux; elsewhere the figures are absent), and a summary of a
  * V8 CPU profile of the platform process (self time by package and by function).
  */
@@ -51,19 +51,21 @@ function postgresPids(): number[] {
 
 export interface CpuSnapshot {
   at: number;
-  platform: number;
+  /** Ticks of each of the platform's processes (one in all-in-one, one per process else). */
+  platform: Map<number, number>;
   postgres: Map<number, number>;
   machineBusy: number;
   machineTotal: number;
   loadGenerator: number;
 }
 
-export function cpuSnapshot(platformPid: number): CpuSnapshot {
+/** CPU ticks so far of the platform's processes, of PostgreSQL's, of the machine and of this one. */
+export function cpuSnapshot(platformPids: readonly number[]): CpuSnapshot {
   const [machineBusy, machineTotal] = machineTicks();
   const usage = process.cpuUsage();
   return {
     at: performance.now(),
-    platform: processTicks(platformPid),
+    platform: new Map(platformPids.map((pid) => [pid, processTicks(pid)])),
     postgres: new Map(postgresPids().map((pid) => [pid, processTicks(pid)])),
     machineBusy,
     machineTotal,
@@ -76,21 +78,33 @@ export interface CpuUse {
   seconds: number;
   /** CPU cores of the machine: busy share x cores x seconds = CPU seconds of everything. */
   cores: number;
+  /** Summed over the platform's processes. */
   platform: number;
+  /** CPU seconds of each platform process, by pid. */
+  perProcess: Map<number, number>;
   postgres: number;
   loadGenerator: number;
   machineBusy: number;
 }
 
+/** Ticks each process of `b` used since `a` (a process new since `a` counts from zero). */
+function used(a: Map<number, number>, b: Map<number, number>): Map<number, number> {
+  return new Map([...b].map(([pid, ticks]) => [pid, ticks - (a.get(pid) ?? 0)]));
+}
+const sum = (m: Map<number, number>) => [...m.values()].reduce((x, y) => x + y, 0);
+
 export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): CpuUse {
-  let postgres = 0;
   // Backends that lived through the window; pool connections do, new ones count from zero.
-  for (const [pid, ticks] of b.postgres) postgres += ticks - (a.postgres.get(pid) ?? 0);
+  const postgres = sum(used(a.postgres, b.postgres));
+  const perProcess = new Map(
+    [...used(a.platform, b.platform)].map(([pid, ticks]) => [pid, ticks / TICKS_PER_S]),
+  );
   const total = b.machineTotal - a.machineTotal;
   return {
     seconds: (b.at - a.at) / 1000,
     cores: cpus().length,
-    platform: (b.platform - a.platform) / TICKS_PER_S,
+    platform: sum(perProcess),
+    perProcess,
     postgres: postgres / TICKS_PER_S,
     loadGenerator: b.loadGenerator - a.loadGenerator,
     machineBusy: total > 0 ? (b.machineBusy - a.machineBusy) / total : NaN,

@@ -4,36 +4,30 @@ import type { CpuUse, ProfileSummary } from './bpm-cpu.js';
 import type { PgbenchFigures } from './bpm-pgbench.js';
 import type { TableCounts, TodoFigures } from './bpm-todo.js';
 import { mixedReport, type MixedFigures } from './bpm-mixed.js';
+import { f, pct, table } from './bpm-markdown.js';
+import { layoutsReport, type LayoutRun } from './bpm-report-layouts.js';
 
 /** What the platform and PostgreSQL spent across one measured window. */
 export interface Resources {
   cpu: CpuUse;
-  /** SQL statements the platform sent (BEGIN and COMMIT included). */
+  /**
+   * SQL statements the platform sent (BEGIN and COMMIT included; background work too), counted
+   * in bench/bpm-servers.ts: NaN in the processes layout, which runs the built platform.
+   */
   statements: number;
-  /** Their mean round trip as the platform saw it, ms. */
+  /** Their mean round trip as the platform saw it, ms (NaN likewise). */
   statementMs: number;
-  /** Event-loop utilisation of the platform process, 0..1. */
+  /** Event-loop utilisation of the platform's processes, mean, 0..1 (NaN likewise). */
   eventLoop: number;
   flows: number;
+  /** Mean statements per request of each kind (`METHOD route`), from the platform's metric. */
+  perKind: Map<string, number>;
 }
 
-export interface Report {
-  date: string;
-  machine: string;
-  node: string;
-  postgres: string;
+/** The all-in-one layout's report beyond the layouts' table: trace, profile, mixed, todo. */
+export interface AllInOneDetail {
   servers: { database: string; cache: string; stream: string; poolSize: number };
-  config: {
-    warmupS: number;
-    durationS: number;
-    tasks: number;
-    todoS: number;
-    todoPageSize: number;
-    todoPending: number;
-    profileS: number;
-  };
   loads: Array<{ figures: LoadFigures; resources: Resources }>;
-  baselines: PgbenchFigures[];
   profile: (ProfileSummary & { path: string }) | undefined;
   fillS: number;
   counts: TableCounts;
@@ -47,45 +41,75 @@ export interface Report {
   operationLogRows: number | null;
   /** Statements per second the platform sends with no request in flight (background jobs). */
   idleStatementsPerS: number;
+}
+
+export interface Report {
+  date: string;
+  machine: string;
+  node: string;
+  postgres: string;
+  config: {
+    warmupS: number;
+    durationS: number;
+    tasks: number;
+    todoS: number;
+    todoPageSize: number;
+    todoPending: number;
+    profileS: number;
+  };
+  baselines: PgbenchFigures[];
+  /** The flow in each layout measured, in the order run. */
+  layouts: LayoutRun[];
+  /** Set when the all-in-one layout ran. */
+  allInOne: AllInOneDetail | undefined;
   /** Phases measured while other processes kept the machine busy. */
   noisy: string[];
 }
 
-const f = (x: number, digits = 1) =>
-  Number.isFinite(x)
-    ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : '–';
-const pct = (x: number) => `${f(x * 100, 0)} %`;
 const met = (ok: boolean) => (ok ? '**MET**' : '**NOT MET**');
-const table = (head: string[], rows: string[][]) =>
-  [
-    `| ${head.join(' | ')} |`,
-    `|${head.map((h, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
 
 export function printReport(r: Report): void {
+  const c = r.config;
+  const pgbenchMean = r.baselines.reduce((a, b) => a + b.tps, 0) / r.baselines.length;
+  const out = [
+    `## BPM (npm run bench:bpm), ${r.date.slice(0, 10)}`,
+    '',
+    `Run ${r.date}; machine: ${r.machine}, Node ${r.node}, PostgreSQL ${r.postgres} on the same ` +
+      `machine. Each layout on its own scratch database, started and stopped in turn; the load ` +
+      `generator in this process; everything through the gateway with bearer tokens. ` +
+      `${c.durationS} s measured after ${c.warmupS} s warm-up per level. Baseline: pgbench ` +
+      `TPC-B-like, 8 clients, ${r.baselines.map((b) => `${f(b.tps)} tps`).join(' before and ')} ` +
+      `after the layouts (mean ${f(pgbenchMean)}).`,
+    '',
+    ...layoutsReport(r.layouts, pgbenchMean),
+  ];
+  if (r.layouts.some((run) => run.loads.some((l) => l.figures.errors > 0)))
+    out.push('- WARNING: some flow requests failed; the figures are suspect', '');
+  if (r.noisy.length > 0)
+    out.push(`- WARNING: other processes kept the machine busy during: ${r.noisy.join(', ')}`, '');
+  if (r.allInOne) out.push(...allInOneReport(r, r.allInOne, pgbenchMean));
+  console.log(out.join('\n'));
+}
+
+/** The all-in-one layout in detail: targets, where the time goes, trace, profile, mixed, todo. */
+function allInOneReport(r: Report, d: AllInOneDetail, pgbenchMean: number): string[] {
   const out: string[] = [];
   const say = (...lines: string[]) => out.push(...lines);
   const c = r.config;
   say(
-    `## BPM (npm run bench:bpm), ${r.date.slice(0, 10)}`,
+    `### All-in-one in detail`,
     '',
-    `Run ${r.date}; machine: ${r.machine}, Node ${r.node}, PostgreSQL ${r.postgres} on the same ` +
-      `machine; database ${r.servers.database} (pool ${r.servers.poolSize} connections), cache ` +
-      `${r.servers.cache}, stream ${r.servers.stream}. Platform all-in-one in a child process, ` +
-      `load generator in the parent; everything through the gateway with bearer tokens. ` +
-      `${c.durationS} s measured after ${c.warmupS} s warm-up per level.`,
+    `Database ${d.servers.database} (pool ${d.servers.poolSize} connections), cache ` +
+      `${d.servers.cache}, stream ${d.servers.stream}. Platform in a child process.`,
     '',
-    '### Throughput: start → approve n1 → approve n2 (each request one transaction)',
+    '#### Throughput: start → approve n1 → approve n2 (each request one transaction)',
     '',
   );
-  const pgbenchMean = r.baselines.reduce((a, b) => a + b.tps, 0) / r.baselines.length;
   say(
     table(
       ['load', 'clients', 'req/s', 'flows/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors'],
       [
-        ...r.loads.map(({ figures: l }) => [
+        ...d.loads.map(({ figures: l }) => [
           'BPM flow',
           String(l.clients),
           f(l.requests / l.seconds),
@@ -112,7 +136,7 @@ export function printReport(r: Report): void {
     '',
     table(
       ['clients', 'start p50', 'start p99', 'approve p50', 'approve p99'],
-      r.loads.map(({ figures: l }) => [
+      d.loads.map(({ figures: l }) => [
         String(l.clients),
         f(percentile(l.startMs, 50)),
         f(percentile(l.startMs, 99)),
@@ -137,7 +161,7 @@ export function printReport(r: Report): void {
         'SQL statements/flow',
         'statement round trip ms',
       ],
-      r.loads.map(({ figures: l, resources: x }) => [
+      d.loads.map(({ figures: l, resources: x }) => [
         String(l.clients),
         f((x.cpu.platform * 1000) / x.flows, 2),
         f((x.cpu.postgres * 1000) / x.flows, 2),
@@ -156,7 +180,7 @@ export function printReport(r: Report): void {
     ),
     '',
   );
-  const at8 = r.loads.find((l) => l.figures.clients === 8)?.figures;
+  const at8 = d.loads.find((l) => l.figures.clients === 8)?.figures;
   if (at8) {
     const rps = at8.requests / at8.seconds;
     const p99 = percentile(at8.latencies, 99);
@@ -166,19 +190,15 @@ export function printReport(r: Report): void {
       `- p99 at 8 clients ${f(p99)} ms (target < 50 ms): ${met(p99 < 50)}`,
     );
   }
-  if (r.loads.some((l) => l.figures.errors > 0))
-    say('- WARNING: some flow requests failed; the figures are suspect');
-  if (r.noisy.length > 0)
-    say(`- WARNING: other processes kept the machine busy during: ${r.noisy.join(', ')}`);
   say(
-    `- With no request in flight the platform sends ${f(r.idleStatementsPerS)} statements/s ` +
+    `- With no request in flight the platform sends ${f(d.idleStatementsPerS)} statements/s ` +
       '(background jobs and pollers); they are included in the per-flow counts above.',
     '',
     "SQL statements per request: one flow, then one todo read; in order (a background poller's " +
       'statements show up too when it ran during the request):',
     '',
   );
-  for (const t of r.trace) {
+  for (const t of d.trace) {
     // In order; a statement repeated back to back is shown once with its count.
     const runs: Array<[string, number]> = [];
     for (const s of t.statements) {
@@ -190,20 +210,20 @@ export function printReport(r: Report): void {
     say(`- ${t.request}: ${t.statements.length} statements`);
     for (const [shape, n] of runs) say(`  - ${n > 1 ? `${n} × ` : ''}\`${shape}\``);
   }
-  if (r.profile) {
+  if (d.profile) {
     say(
       '',
       `CPU profile of the platform process (${c.profileS} s at 8 clients, separate run; ` +
-        `${r.profile.samples} non-idle samples; self time):`,
+        `${d.profile.samples} non-idle samples; self time):`,
       '',
       table(
         ['package / source', 'share'],
-        r.profile.byCategory.map(([k, v]) => [k, pct(v)]),
+        d.profile.byCategory.map(([k, v]) => [k, pct(v)]),
       ),
       '',
       table(
         ['function', 'share'],
-        r.profile.byFunction.map(([k, v]) => [`\`${k}\``, pct(v)]),
+        d.profile.byFunction.map(([k, v]) => [`\`${k}\``, pct(v)]),
       ),
       '',
       'Samples with a frame of the source folder on the stack (synchronous stacks only: work ' +
@@ -211,30 +231,30 @@ export function printReport(r: Report): void {
       '',
       table(
         ['source folder', 'inclusive share'],
-        r.profile.inclusive.map(([k, v]) => [k, pct(v)]),
+        d.profile.inclusive.map(([k, v]) => [k, pct(v)]),
       ),
     );
   }
-  if (r.mixed) {
+  if (d.mixed) {
     say(
       '',
-      '### Mixed load: 60 % reads, 30 % approvals, 10 % starts, every request operation-logged',
+      '#### Mixed load: 60 % reads, 30 % approvals, 10 % starts, every request operation-logged',
       '',
-      ...mixedReport(r.mixed),
+      ...mixedReport(d.mixed),
     );
   }
   say(
     '',
-    `### Todo list at scale: GET /api/v1/bpm/tasks/todo (page_size ${c.todoPageSize})`,
+    `#### Todo list at scale: GET /api/v1/bpm/tasks/todo (page_size ${c.todoPageSize})`,
     '',
-    `bpm_tasks: ${r.counts.tasks.toLocaleString('en-US')} rows (${r.counts.pending.toLocaleString('en-US')} pending, ` +
-      `${r.counts.users.toLocaleString('en-US')} distinct assignees), bpm_instances: ` +
-      `${r.counts.instances.toLocaleString('en-US')} rows; filled and analysed in ${f(r.fillS, 0)} s. ` +
+    `bpm_tasks: ${d.counts.tasks.toLocaleString('en-US')} rows (${d.counts.pending.toLocaleString('en-US')} pending, ` +
+      `${d.counts.users.toLocaleString('en-US')} distinct assignees), bpm_instances: ` +
+      `${d.counts.instances.toLocaleString('en-US')} rows; filled and analysed in ${f(d.fillS, 0)} s. ` +
       `The measured user has exactly ${c.todoPending} pending tasks. ${c.todoS} s per level.`,
     '',
     table(
       ['clients', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'p99 < 20 ms'],
-      r.todo.map((t) => [
+      d.todo.map((t) => [
         t.label,
         f(t.rps),
         f(t.p50, 2),
@@ -246,12 +266,12 @@ export function printReport(r: Report): void {
     ),
     '',
   );
-  const usesIndex = r.plans.length > 0 && r.plans.every((p) => p.plan.includes('bpm_tasks_todo'));
+  const usesIndex = d.plans.length > 0 && d.plans.every((p) => p.plan.includes('bpm_tasks_todo'));
   say(
     `Partial index bpm_tasks_todo used by every todo statement: ${usesIndex ? 'yes' : '**no**'}`,
     '',
   );
-  for (const p of r.plans)
+  for (const p of d.plans)
     say(
       '```sql',
       `-- parameters: ${JSON.stringify(p.parameters)}`,
@@ -264,11 +284,11 @@ export function printReport(r: Report): void {
       '',
     );
   say(
-    r.operationLogRows === null
+    d.operationLogRows === null
       ? 'Operation logs: none. The tree under test has no audit_operation_logs table yet (a ' +
           'later issue), so these figures carry no per-request log write.'
       : `Operation logs: the tree under test writes them; audit_operation_logs held ` +
-          `${r.operationLogRows.toLocaleString('en-US')} rows at the end of the run.`,
+          `${d.operationLogRows.toLocaleString('en-US')} rows at the end of the run.`,
   );
-  console.log(out.join('\n'));
+  return out;
 }

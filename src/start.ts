@@ -251,7 +251,10 @@ export async function startProcess(
         instances.push(service);
         closers.unshift(() => service.app.close());
         const port = together ? 0 : settings.http.servicePort || SERVICE_PORTS[name];
-        serviceUrls[name] = await listen(service.app, settings.http.serviceHost, port);
+        // Together, a service is this process's gateway's private upstream: exclusive, so that
+        // all-in-one under the cluster module (pm2's cluster mode, say) keeps each worker's
+        // gateway on its own services instead of sharing one port across the workers.
+        serviceUrls[name] = await listen(service.app, settings.http.serviceHost, port, together);
         const running = startJobs(service.jobs, { db: opened.database.db, logger });
         closers.unshift(() => running.stop());
         jobs.push(...running.names);

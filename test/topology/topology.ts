@@ -81,12 +81,23 @@ function run(args: string[], env: Record<string, string>, name: ProcessName | 'm
 export interface TopologyOptions {
   /** Replicas per service (default 1 each). */
   replicas?: Partial<Record<Exclude<ProcessName, 'gateway'>, number>>;
+  /**
+   * Gateways (default 1). A gateway takes one URL per service, so gateway i proxies to replica
+   * i of each service (modulo its replicas): a load spread over the gateways reaches every
+   * replica.
+   */
+  gateways?: number;
+  /** How long every gateway may take to report every service ready (default 30 s). */
+  readyWithinMs?: number;
   /** Settings every process gets on top of the topology's own. */
   env?: Record<string, string>;
 }
 
 export interface Topology {
+  /** The first gateway's base URL. */
   gatewayUrl: string;
+  /** Every gateway's base URL, gateway i's at index i. */
+  gatewayUrls: string[];
   databaseUrl: string;
   processes: ServiceProcess[];
   call(method: string, path: string, options?: CallOptions): Promise<{ status: number; body: any }>;
@@ -140,35 +151,46 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         plan.push({ name, port: await freePort() });
       }
     }
-    const first = (name: ProcessName) => plan.find((p) => p.name === name)!.port;
-    const gatewayPort = await freePort();
+    // Replica `i` of a service (modulo its replicas): every process gets the first replica's
+    // address, gateway i replica i's.
+    const urlsFor = (i: number) =>
+      Object.fromEntries(
+        SERVICE_NAMES.map((name) => {
+          const replicas = plan.filter((p) => p.name === name);
+          const port = replicas[i % replicas.length]!.port;
+          return [`${name.toUpperCase()}_SERVICE_URL`, `http://127.0.0.1:${port}`];
+        }),
+      );
     // Every process gets every service's address, as the README says: the gateway proxies to
     // them, the monitor probes and scrapes them.
-    const serviceUrls = Object.fromEntries(
-      SERVICE_NAMES.map((name) => [
-        `${name.toUpperCase()}_SERVICE_URL`,
-        `http://127.0.0.1:${first(name)}`,
-      ]),
-    );
-    const gatewayEnv = {
-      HOST: '127.0.0.1',
-      PORT: String(gatewayPort),
-      METRICS_PORT: String(await freePort()),
-      ...serviceUrls,
-    };
+    const serviceUrls = urlsFor(0);
+    // Each process's command environment, by port (a restart keeps the port).
+    const envs = new Map<number, Record<string, string>>();
+    for (const { port } of plan)
+      envs.set(port, { ...env, ...serviceUrls, SERVICE_PORT: String(port) });
+    const gatewayPorts: number[] = [];
+    for (let i = 0; i < (options.gateways ?? 1); i++) {
+      const port = await freePort();
+      gatewayPorts.push(port);
+      envs.set(port, {
+        ...env,
+        ...urlsFor(i),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        METRICS_PORT: String(await freePort()),
+      });
+    }
     // All at once: nothing waits for anything; each process must cope with the others racing.
     for (const { name, port } of plan) {
-      const started = run(
-        ['serve', '--service', name],
-        { ...env, ...serviceUrls, SERVICE_PORT: String(port) },
-        name,
-      );
-      processes.push({ ...started, name, port });
+      processes.push({ ...run(['serve', '--service', name], envs.get(port)!, name), name, port });
     }
-    const gateway = run(['serve', '--service', 'gateway'], { ...env, ...gatewayEnv }, 'gateway');
-    processes.push({ ...gateway, name: 'gateway', port: gatewayPort });
+    for (const port of gatewayPorts) {
+      const gateway = run(['serve', '--service', 'gateway'], envs.get(port)!, 'gateway');
+      processes.push({ ...gateway, name: 'gateway', port });
+    }
 
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
+    const gatewayUrl = gatewayUrls[0]!;
     const call: Topology['call'] = async (method, path, o = {}) => {
       const headers: Record<string, string> = { ...o.headers };
       if (o.token) headers.authorization = `Bearer ${o.token}`;
@@ -189,6 +211,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     };
     const topology: Topology = {
       gatewayUrl,
+      gatewayUrls,
       databaseUrl: scratch.url,
       processes,
       call,
@@ -197,13 +220,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         await p.exited;
       },
       restart(p) {
-        const again = run(
-          ['serve', '--service', p.name],
-          p.name === 'gateway'
-            ? { ...env, ...gatewayEnv }
-            : { ...env, ...serviceUrls, SERVICE_PORT: String(p.port) },
-          p.name,
-        );
+        const again = run(['serve', '--service', p.name], envs.get(p.port)!, p.name);
         const next = { ...again, name: p.name, port: p.port };
         processes[processes.indexOf(p)] = next;
         return next;
@@ -231,10 +248,18 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     );
     exitedEarly.catch(() => undefined);
     await Promise.race([
-      until('the gateway reports every service ready', async () => {
-        const ready = await call('GET', '/api/v1/health/ready');
-        return ready.status === 200 ? true : undefined;
-      }),
+      until(
+        'every gateway reports every service ready',
+        async () => {
+          for (const url of gatewayUrls) {
+            const ready = await fetch(`${url}/api/v1/health/ready`);
+            await ready.body?.cancel();
+            if (ready.status !== 200) return undefined;
+          }
+          return true;
+        },
+        options.readyWithinMs,
+      ),
       exitedEarly,
     ]);
     return topology;

@@ -2,9 +2,19 @@ import Fastify from 'fastify';
 import type { Registry } from 'prom-client';
 import type { HttpApp } from './server.js';
 
-/** Listens on host:port; answers the URL clients reach it at (loopback for a wildcard host). */
-export async function listen(app: HttpApp, host: string, port: number): Promise<string> {
-  await app.listen({ host, port });
+/**
+ * Listens on host:port; answers the URL clients reach it at (loopback for a wildcard host).
+ * `exclusive` (default false) keeps the listener to this process under the cluster module, which
+ * otherwise shares it with the other workers (port 0 included: each worker's n-th listen(0) gets
+ * the same port).
+ */
+export async function listen(
+  app: HttpApp,
+  host: string,
+  port: number,
+  exclusive = false,
+): Promise<string> {
+  await app.listen({ host, port, exclusive });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
