@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, uniq, type TestPlatform } from '../helpers/platform.js';
+import { approval, chain, flowHelpers } from './fixtures.js';
+
+// What the command path reads from caches instead of the database (issue 20) must never be
+// older than the change that invalidated it: each change below is seen at the next request.
+
+let platform: TestPlatform;
+let admin: string;
+const h = () => flowHelpers(platform, () => admin);
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  admin = await platform.adminToken();
+});
+afterAll(() => platform?.close());
+
+const updateUser = async (userId: number, body: Record<string, unknown>) => {
+  const res = await platform.call('PUT', `/api/v1/users/${userId}`, { token: admin, body });
+  expect(res.status, res.text).toBe(200);
+};
+
+async function department(leaderId: number) {
+  const res = await platform.call('POST', '/api/v1/departments', {
+    token: admin,
+    body: { name: uniq('dept'), leader_id: leaderId },
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.body.data.id as number;
+}
+
+describe('the engine\u2019s directory (the user cache)', () => {
+  it('sees an assignee disabled or enabled through identity at the next start', async () => {
+    const { publish, start, users } = h();
+    const [initiator, approver] = await users(2);
+    const def = await publish(chain(approval('n', [approver.id])));
+    expect((await start(initiator, def.key)).body.data.status).toBe('running');
+    await updateUser(approver.id, { status: 'disabled' });
+    const suspended = await start(initiator, def.key);
+    expect(suspended.body.data).toMatchObject({
+      status: 'suspended',
+      suspend_reason: { code: 'empty_assignee' },
+    });
+    await updateUser(approver.id, { status: 'active' });
+    expect((await start(initiator, def.key)).body.data.status).toBe('running');
+  });
+
+  it('sees a role granted or taken through identity at the initiator\u2019s next start', async () => {
+    const { publish, start, users } = h();
+    const [initiator, approver] = await users(2);
+    const role = await platform.call('POST', '/api/v1/roles', {
+      token: admin,
+      body: { code: uniq('starter').toLowerCase(), name: 'Starter', permissions: [] },
+    });
+    expect(role.status).toBe(200);
+    const roleId = role.body.data.id as number;
+    const def = await publish(chain(approval('n', [approver.id])), {
+      starters: { role_ids: [roleId] },
+    });
+    expect((await start(initiator, def.key)).body.code).toBe(40301);
+    await updateUser(initiator.id, { role_ids: [roleId] });
+    expect((await start(initiator, def.key)).status).toBe(200);
+    await updateUser(initiator.id, { role_ids: [] });
+    expect((await start(initiator, def.key)).body.code).toBe(40301);
+  });
+
+  it('routes by the department the initiator moved to before their next start', async () => {
+    const { publish, start, users, pendingTaskOf } = h();
+    const [initiator, leaderA, leaderB] = await users(3);
+    const [deptA, deptB] = [await department(leaderA.id), await department(leaderB.id)];
+    const def = await publish(
+      chain({
+        ...approval('lead', []),
+        assignee: { type: 'dept_leader', source: 'initiator' },
+      }),
+    );
+    await updateUser(initiator.id, { dept_id: deptA });
+    const first = (await start(initiator, def.key)).body.data.id;
+    expect(await pendingTaskOf(leaderA, first)).toBeDefined();
+    await updateUser(initiator.id, { dept_id: deptB });
+    const second = (await start(initiator, def.key)).body.data.id;
+    expect(await pendingTaskOf(leaderB, second)).toBeDefined();
+    expect(await pendingTaskOf(leaderA, second)).toBeUndefined();
+  });
+});
