@@ -83,3 +83,53 @@ describe('the engine\u2019s directory (the user cache)', () => {
     expect(await pendingTaskOf(leaderA, second)).toBeUndefined();
   });
 });
+
+describe('out-of-office periods (the absence cache)', () => {
+  const HOUR = 3_600_000;
+  const setAway = (token: string, body: Record<string, unknown>) =>
+    platform.call('PUT', '/api/v1/bpm/out-of-office', { token, body });
+
+  it('opens tasks for the stand-in from the next start after a period is set, changed or cleared', async () => {
+    const { publish, start, users, pendingTaskOf } = h();
+    const [initiator, away, standIn, other] = await users(4);
+    const def = await publish(chain(approval('n', [away.id])));
+    const holderOf = async (instanceId: number) => {
+      for (const user of [away, standIn, other])
+        if (await pendingTaskOf(user, instanceId)) return user.id;
+      return null;
+    };
+    const next = async () => holderOf((await start(initiator, def.key)).body.data.id);
+    expect(await next()).toBe(away.id);
+    const from = new Date(Date.now() - HOUR).toISOString();
+    const to = new Date(Date.now() + HOUR).toISOString();
+    expect((await setAway(away.token, { stand_in_id: standIn.id, from, to })).status).toBe(200);
+    expect(await next()).toBe(standIn.id);
+    expect((await setAway(away.token, { stand_in_id: other.id, from, to })).status).toBe(200);
+    expect(await next()).toBe(other.id);
+    const cleared = await platform.call('DELETE', '/api/v1/bpm/out-of-office', {
+      token: away.token,
+    });
+    expect(cleared.status).toBe(200);
+    expect(await next()).toBe(away.id);
+  });
+
+  it('applies a period that names definitions to those only', async () => {
+    const { publish, start, users, pendingTaskOf } = h();
+    const [initiator, away, standIn] = await users(3);
+    const [named, unnamed] = [
+      await publish(chain(approval('n', [away.id]))),
+      await publish(chain(approval('n', [away.id]))),
+    ];
+    const set = await setAway(away.token, {
+      stand_in_id: standIn.id,
+      from: new Date(Date.now() - HOUR).toISOString(),
+      to: new Date(Date.now() + HOUR).toISOString(),
+      definition_keys: [named.key],
+    });
+    expect(set.status).toBe(200);
+    const viaNamed = (await start(initiator, named.key)).body.data.id;
+    const viaUnnamed = (await start(initiator, unnamed.key)).body.data.id;
+    expect(await pendingTaskOf(standIn, viaNamed)).toBeDefined();
+    expect(await pendingTaskOf(away, viaUnnamed)).toBeDefined();
+  });
+});

@@ -12,6 +12,7 @@ import type {
   FormSchema,
   InstanceState,
 } from '../engine/index.js';
+import type { AbsenceCache } from '../out-of-office/absence-cache.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
 import { writeEffects, type NotifyTarget } from './effects.repo.js';
 import { fileIdsOf, holdFiles } from './instance-files.repo.js';
@@ -44,6 +45,11 @@ export interface RunnerOptions {
    * runner alone): no file exists, so a form naming one is refused.
    */
   filesOf?: <DB>(tenantId: number, on?: Kysely<DB>) => FileCatalog;
+  /**
+   * Out-of-office periods through the platform cache (the out-of-office service invalidates
+   * it). Unset (runners built by tests): every lookup reads the table.
+   */
+  absences?: AbsenceCache | undefined;
   /** Injected clock (default Date.now). */
   now?: () => number;
 }
@@ -117,7 +123,9 @@ export class InstanceRunner {
       schema: definition.schema,
       directory: this.o.directoryOf(tenantId, db),
       files: this.o.filesOf?.(tenantId, db) ?? NO_FILES,
-      absences: absenceBook(db, tenantId, definition.key, now),
+      absences:
+        this.o.absences?.book(db, tenantId, definition.key, now) ??
+        absenceBook(db, tenantId, definition.key, now),
       now,
       newTaskId: () => --next,
     };
