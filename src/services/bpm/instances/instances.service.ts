@@ -209,7 +209,7 @@ export class InstancesService {
           throw new AppError(ERROR_CODES.DUPLICATE_ANCHOR);
         throw err;
       });
-      await holdFiles(trx, tenantId, instance.id, fileIdsOf(schema, init.form));
+      await holdFiles(trx, tenantId, instance.id, fileIdsOf(schema, init.form), []);
       const loaded: Loaded = { instance, state: instanceStateOf(instance, []), tree, schema };
       const ctx = this.o.runner.context(trx, tenantId, definitionOf(loaded));
       const result = await startInstance(ctx, {

@@ -165,9 +165,8 @@ export class InstanceRunner {
     );
     await writeEffects(trx, row, result.effects, operator, this.o.notify, ids);
     const held = fileIdsOf(loaded.schema, result.state.form);
-    if (held.join() !== fileIdsOf(loaded.schema, loaded.state.form).join()) {
-      await holdFiles(trx, row.tenant_id, row.id, held);
-    }
+    const before = fileIdsOf(loaded.schema, loaded.state.form);
+    if (held.join() !== before.join()) await holdFiles(trx, row.tenant_id, row.id, held, before);
     return { ...loaded, instance: row, state: withStoredIds(result.state, ids) };
   }
 
