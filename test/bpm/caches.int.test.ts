@@ -133,3 +133,39 @@ describe('out-of-office periods (the absence cache)', () => {
     expect(await pendingTaskOf(away, viaUnnamed)).toBeDefined();
   });
 });
+
+describe('definition versions (kept in process)', () => {
+  it('runs each instance on the version it started on, after a draft changed and was published', async () => {
+    const { publish, start, users, pendingTaskOf, act } = h();
+    const [initiator, first, second] = await users(3);
+    const v1 = await publish(chain(approval('one', [first.id]), approval('two', [second.id])));
+    const old = (await start(initiator, v1.key)).body.data.id;
+    const draft = await platform.call('POST', `/api/v1/bpm/definitions/${v1.id}/new-version`, {
+      token: admin,
+    });
+    expect(draft.status).toBe(200);
+    // The draft is read (and changed) before it is published: neither may reach v1's instances.
+    const changed = await platform.call('PUT', `/api/v1/bpm/definitions/${draft.body.data.id}`, {
+      token: admin,
+      body: { node_tree: chain(approval('one', [first.id])) },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const v2 = await platform.call(
+      'POST',
+      `/api/v1/bpm/definitions/${draft.body.data.id}/publish`,
+      { token: admin },
+    );
+    expect(v2.status).toBe(200);
+    const fresh = (await start(initiator, v1.key)).body.data.id;
+    for (const id of [old, fresh]) {
+      const approved = await act(first, (await pendingTaskOf(first, id)).id, 'approve');
+      expect(approved.status).toBe(200);
+    }
+    const status = async (id: number) =>
+      (await platform.call('GET', `/api/v1/bpm/instances/${id}`, { token: admin })).body.data
+        .status;
+    expect(await status(fresh)).toBe('approved');
+    expect(await status(old)).toBe('running');
+    expect(await pendingTaskOf(second, old)).toBeDefined();
+  });
+});

@@ -22,7 +22,6 @@ import {
   branchReadsHidden,
   startInstance,
   type Action,
-  type FlowNode,
   type FormData,
   type FormSchema,
 } from '../engine/index.js';
@@ -175,8 +174,7 @@ export class InstancesService {
     definition: DefinitionRow,
     init: StartRequest,
   ): Promise<Loaded> {
-    const tree = definition.node_tree as FlowNode;
-    const schema = definition.form_schema as FormSchema;
+    const { tree, schema } = this.o.runner.frozen(definition);
     return inTransaction(this.o.db, async (trx) => {
       await this.o.runner.fence(trx);
       const profile = await this.o.directoryOf<BpmTables>(tenantId, trx).profile(init.initiatorId);

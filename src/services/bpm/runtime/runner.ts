@@ -16,9 +16,10 @@ import type { AbsenceCache } from '../out-of-office/absence-cache.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
 import { writeEffects, type NotifyTarget } from './effects.repo.js';
 import { fileIdsOf, holdFiles } from './instance-files.repo.js';
+import type { DefinitionRow } from '../definitions/definitions.repo.js';
+import { FrozenDefinitions, type FrozenDefinition } from './frozen-definitions.js';
 import {
   findInstance,
-  frozenDefinition,
   instanceStateOf,
   instanceTasks,
   saveState,
@@ -50,6 +51,8 @@ export interface RunnerOptions {
    * it). Unset (runners built by tests): every lookup reads the table.
    */
   absences?: AbsenceCache | undefined;
+  /** Definition versions kept in process (default: a FrozenDefinitions of its own). */
+  definitions?: FrozenDefinitions | undefined;
   /** Injected clock (default Date.now). */
   now?: () => number;
 }
@@ -105,9 +108,16 @@ function withStoredIds(state: InstanceState, ids: Map<number, number>): Instance
  */
 export class InstanceRunner {
   private readonly now: () => number;
+  private readonly definitions: FrozenDefinitions;
 
   constructor(private readonly o: RunnerOptions) {
     this.now = o.now ?? Date.now;
+    this.definitions = o.definitions ?? new FrozenDefinitions();
+  }
+
+  /** The version a start runs on, as its instance's later commands will load it (kept). */
+  frozen(definition: DefinitionRow): FrozenDefinition {
+    return this.definitions.remember(definition);
   }
 
   /** The engine's view of one instance's world: its tenant's directory and absences, now. */
@@ -140,12 +150,12 @@ export class InstanceRunner {
   ): Promise<Loaded | undefined> {
     const instance = await findInstance(db, tenantId, instanceId, lock);
     if (!instance) return undefined;
-    const definition = await frozenDefinition(db, tenantId, instance.definition_id);
+    const { tree, schema } = await this.definitions.of(db, tenantId, instance.definition_id);
     return {
       instance,
       state: instanceStateOf(instance, await instanceTasks(db, instance.id)),
-      tree: definition.node_tree as FlowNode,
-      schema: definition.form_schema as FormSchema,
+      tree,
+      schema,
     };
   }
 
