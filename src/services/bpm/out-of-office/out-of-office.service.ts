@@ -154,7 +154,7 @@ export class OutOfOfficeService {
       try {
         await this.o.runner.act(
           principal.tenantId,
-          instance.instance_id,
+          { instanceId: instance.instance_id },
           { id: principal.userId, name: principal.username },
           (ctx, current) =>
             applyAction(ctx, current.state, { type: 'hand_to_stand_in', taskId }, actor),

@@ -18,13 +18,10 @@ import { writeEffects, type NotifyTarget } from './effects.repo.js';
 import { fileIdsOf, holdFiles } from './instance-files.repo.js';
 import type { DefinitionRow } from '../definitions/definitions.repo.js';
 import { FrozenDefinitions, type FrozenDefinition } from './frozen-definitions.js';
-import {
-  findInstance,
-  instanceStateOf,
-  instanceTasks,
-  saveState,
-  type InstanceRow,
-} from './state.repo.js';
+import { loadInstance, type InstanceRef } from './instance-load.repo.js';
+import { instanceStateOf, saveState, type InstanceRow } from './state.repo.js';
+
+export type { InstanceRef } from './instance-load.repo.js';
 
 const NO_FILES: FileCatalog = { files: async () => [] };
 
@@ -68,6 +65,8 @@ export interface Loaded {
   state: InstanceState;
   tree: FlowNode;
   schema: FormSchema;
+  /** The nodes `userId` reached the instance through (CC, acts), read with it when asked. */
+  reachedBy?: { userId: number; nodeIds: string[] };
 }
 
 export interface ActOptions {
@@ -84,6 +83,8 @@ export interface ActOptions {
    * `{task: {id, status, result}, instance: {id, status}}`, read under the same lock.
    */
   taskId?: number;
+  /** The caller, whose reached nodes are read with the instance (for `guard`'s viewerOf). */
+  viewerId?: number;
 }
 
 /** The frozen definition of a loaded instance, as `context` takes it. */
@@ -141,21 +142,27 @@ export class InstanceRunner {
     };
   }
 
-  /** The instance (tenant-scoped), its tasks and frozen definition; undefined when not found. */
+  /**
+   * The instance (tenant-scoped, by id or by one of its tasks), its tasks and frozen definition,
+   * and with `viewerId` the nodes that user reached it through: one statement (the definition is
+   * kept in process). Undefined when not found. `lock` takes the instance's row lock.
+   */
   async load(
     db: BpmDb,
     tenantId: number,
-    instanceId: number,
-    lock = false,
+    ref: InstanceRef,
+    options: { lock?: boolean; viewerId?: number | undefined } = {},
   ): Promise<Loaded | undefined> {
-    const instance = await findInstance(db, tenantId, instanceId, lock);
-    if (!instance) return undefined;
+    const rows = await loadInstance(db, tenantId, ref, options);
+    if (!rows) return undefined;
+    const { instance, tasks, reached } = rows;
     const { tree, schema } = await this.definitions.of(db, tenantId, instance.definition_id);
     return {
       instance,
-      state: instanceStateOf(instance, await instanceTasks(db, instance.id)),
+      state: instanceStateOf(instance, tasks),
       tree,
       schema,
+      ...(reached ? { reachedBy: { userId: options.viewerId!, nodeIds: reached } } : {}),
     };
   }
 
@@ -188,15 +195,18 @@ export class InstanceRunner {
   /** One engine step on an existing instance, under its row lock (see the class comment). */
   async act(
     tenantId: number,
-    instanceId: number,
+    ref: InstanceRef,
     operator: Operator,
     step: (ctx: EngineContext, current: Loaded) => Promise<EngineResult>,
     options: ActOptions = {},
   ): Promise<Loaded | null> {
     const done = await inTransaction(this.o.db, async (trx) => {
       await this.fence(trx);
-      const loaded = await this.load(trx, tenantId, instanceId, true);
-      if (!loaded) throw AppError.notFound('instance');
+      const loaded = await this.load(trx, tenantId, ref, {
+        lock: true,
+        viewerId: options.viewerId,
+      });
+      if (!loaded) throw AppError.notFound('taskId' in ref ? 'task' : 'instance');
       if (options.guard && !(await options.guard(trx, loaded))) return null;
       const ctx = this.context(trx, tenantId, definitionOf(loaded));
       const result = await step(ctx, loaded).catch((err: unknown) => {

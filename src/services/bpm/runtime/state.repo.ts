@@ -55,25 +55,6 @@ export function instanceStateOf(row: InstanceRow, tasks: TaskRow[]): InstanceSta
   };
 }
 
-export function findInstance(db: BpmDb, tenantId: number, id: number, lock = false) {
-  let query = db
-    .selectFrom('bpm_instances')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
-}
-
-export function instanceTasks(db: BpmDb, instanceId: number): Promise<TaskRow[]> {
-  return db
-    .selectFrom('bpm_tasks')
-    .selectAll()
-    .where('instance_id', '=', instanceId)
-    .orderBy('id')
-    .execute();
-}
-
 /** A task's instance and holder, for actions addressed by task id; undefined for no such task. */
 export async function taskRefOf(
   db: BpmDb,
