@@ -14,12 +14,13 @@ import type {
 } from '../engine/index.js';
 import type { AbsenceCache } from '../out-of-office/absence-cache.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
-import { writeEffects, type NotifyTarget } from './effects.repo.js';
+import { writeCommand } from './command-write.repo.js';
+import { planEffects, writeCopies, writeDelegations, type NotifyTarget } from './effects.repo.js';
 import { fileIdsOf, holdFiles } from './instance-files.repo.js';
 import type { DefinitionRow } from '../definitions/definitions.repo.js';
 import { FrozenDefinitions, type FrozenDefinition } from './frozen-definitions.js';
 import { loadInstance, type InstanceRef } from './instance-load.repo.js';
-import { instanceStateOf, saveState, type InstanceRow } from './state.repo.js';
+import { instanceStateOf, type InstanceRow } from './state.repo.js';
 
 export type { InstanceRef } from './instance-load.repo.js';
 
@@ -166,21 +167,30 @@ export class InstanceRunner {
     };
   }
 
-  /** Writes `result` (computed from `loaded`) and its effects; answers the state it produced. */
+  /**
+   * Writes `result` (computed from `loaded`) and its effects; answers the state it produced. The
+   * state, tasks, log and outbox rows go in one statement; CC copies before it (a CC notice
+   * depends on whether the copy is new), delegation records and held files after, when there
+   * are any.
+   */
   async apply(
     trx: BpmDb,
     loaded: Loaded,
     result: EngineResult,
     operator: Operator,
   ): Promise<Loaded> {
-    const { row, ids } = await saveState(
+    const { effects } = result;
+    const copiedBefore = await writeCopies(trx, loaded.instance, effects);
+    const planned = planEffects(loaded.instance, effects, operator, this.o.notify, copiedBefore);
+    const { row, ids } = await writeCommand(
       trx,
       loaded.instance,
       loaded.tree,
       loaded.state,
       result.state,
+      planned,
     );
-    await writeEffects(trx, row, result.effects, operator, this.o.notify, ids);
+    await writeDelegations(trx, row.tenant_id, effects, ids);
     const held = fileIdsOf(loaded.schema, result.state.form);
     const before = fileIdsOf(loaded.schema, loaded.state.form);
     if (held.join() !== before.join()) await holdFiles(trx, row.tenant_id, row.id, held, before);
