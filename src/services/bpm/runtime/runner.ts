@@ -12,12 +12,12 @@ import type {
   FormSchema,
   InstanceState,
 } from '../engine/index.js';
+import type { DefinitionRow } from '../definitions/definitions.repo.js';
 import type { AbsenceCache } from '../out-of-office/absence-cache.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
 import { writeCommand } from './command-write.repo.js';
 import { planEffects, writeCopies, writeDelegations, type NotifyTarget } from './effects.repo.js';
 import { fileIdsOf, holdFiles } from './instance-files.repo.js';
-import type { DefinitionRow } from '../definitions/definitions.repo.js';
 import { FrozenDefinitions, type FrozenDefinition } from './frozen-definitions.js';
 import { loadInstance, type InstanceRef } from './instance-load.repo.js';
 import { instanceStateOf, type InstanceRow } from './state.repo.js';
@@ -37,7 +37,10 @@ export interface RunnerOptions {
   /** `after_commit_before_dispatch`: the change and its outbox rows committed, nothing sent. */
   failpoints?: Failpoints | undefined;
   notify: NotifyTarget;
-  /** Identity's directory of a tenant (a port), read in the command's own transaction. */
+  /**
+   * Identity's directory of a tenant (a port): users from its cache, anything it reads from the
+   * tables read in the command's own transaction.
+   */
   directoryOf: DirectoryOf;
   /**
    * The files service's files of a tenant (a port), for `file` fields. Unset (tests of the
