@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BpmTables } from '../../src/services/bpm/bpm.tables.js';
+import { raceIt, raceOnRowLock } from '../helpers/barrier.js';
 import { startTestPlatform, type TestPlatform } from '../helpers/platform.js';
 import { approval, chain, flowHelpers } from './fixtures.js';
 
@@ -107,6 +108,44 @@ describe('withdraw', () => {
     expect((await act(a, task.id, 'approve', {})).body.data.instance.current_node_ids).toEqual([
       'second',
     ]);
+  });
+
+  raceIt('lets one of a withdrawal and the next approval win when they race', async () => {
+    const { publish, start, pendingTaskOf, act, users, get } = h();
+    const [initiator, a, b, c] = await users(4);
+    const def = await publish(
+      chain(approval('first', [a.id]), approval('second', [b.id]), approval('third', [c.id])),
+    );
+    const id = (await start(initiator, def.key)).body.data.id;
+    const task = await pendingTaskOf(a, id);
+    await act(a, task.id, 'approve', {});
+    const next = await pendingTaskOf(b, id);
+    const [withdrawn, approved] = await raceOnRowLock(
+      platform.settings.database.url,
+      'SELECT id FROM bpm_instances WHERE id = $1 FOR UPDATE',
+      [id],
+      () => Promise.all([act(a, task.id, 'withdraw', {}), act(b, next.id, 'approve', {})]),
+      2,
+    );
+    expect([withdrawn.status, approved.status].sort()).toEqual([200, 409]);
+    const instance = (await get(initiator, `/api/v1/bpm/instances/${id}`)).body.data;
+    const statusOf = (nodeId: string) =>
+      instance.tasks.filter((t: any) => t.node_id === nodeId).map((t: any) => t.status);
+    if (withdrawn.status === 200) {
+      expect(instance.current_node_ids).toEqual(['first']);
+      expect([statusOf('first'), statusOf('second'), statusOf('third')]).toEqual([
+        ['pending'],
+        ['canceled'],
+        [],
+      ]);
+    } else {
+      expect(instance.current_node_ids).toEqual(['third']);
+      expect([statusOf('first'), statusOf('second'), statusOf('third')]).toEqual([
+        ['done'],
+        ['done'],
+        ['pending'],
+      ]);
+    }
   });
 
   it('refuses once the next node has acted (40900) and to anyone but the approver (40301)', async () => {

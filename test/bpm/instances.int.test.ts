@@ -264,6 +264,40 @@ describe('a flow-form instance', () => {
     expect(audited.rows[0]!.n).toBe(0);
   });
 
+  raceIt('completes an AND node when its two approvers approve at the same instant', async () => {
+    // The second approval waits for the first one's row lock, then must see the first one's
+    // task done: reading the tasks from before the wait would leave the node open for good.
+    const [initiator, a, b] = [
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+      await createUserWith(platform, []),
+    ];
+    const def = await publish(singleApproval([a.id, b.id], 'and'));
+    const instance = (await start(initiator, def.key)).body.data;
+    const [ta, tb] = [await pendingTaskOf(a, instance.id), await pendingTaskOf(b, instance.id)];
+    const results = await raceOnRowLock(
+      platform.settings.database.url,
+      'SELECT id FROM bpm_instances WHERE id = $1 FOR UPDATE',
+      [instance.id],
+      () =>
+        Promise.all([
+          platform.call('POST', `/api/v1/bpm/tasks/${ta.id}/approve`, { token: a.token, body: {} }),
+          platform.call('POST', `/api/v1/bpm/tasks/${tb.id}/approve`, { token: b.token, body: {} }),
+        ]),
+      2,
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    const detail = await platform.call('GET', `/api/v1/bpm/instances/${instance.id}`, {
+      token: initiator.token,
+    });
+    expect(detail.body.data.status).toBe('approved');
+    const timeline = await platform.call('GET', `/api/v1/bpm/instances/${instance.id}/timeline`, {
+      token: initiator.token,
+    });
+    expect(timeline.body.data.filter((e: any) => e.action === 'approve')).toHaveLength(2);
+    expect(timeline.body.data.filter((e: any) => e.action === 'finish')).toHaveLength(1);
+  });
+
   it('lets the initiator cancel only before the first approval acts', async () => {
     const [initiator, a, b] = [
       await createUserWith(platform, []),

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { failOpen } from '../../platform/cache/fail-open.js';
 import { trustGatewayClientIp, verifyBearerTokens } from '../../platform/auth/guard.js';
 import { registerReadiness } from '../../platform/http/health.js';
 import type { HttpApp } from '../../platform/http/server.js';
@@ -12,6 +13,7 @@ import { DefinitionsService } from './definitions/definitions.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { runKeyedHandlersWithReservation } from './idempotency/idempotency.hooks.js';
 import { registerDirectoryRoutes } from './directory/directory.routes.js';
+import { AbsenceCache } from './out-of-office/absence-cache.js';
 import { registerOutOfOfficeRoutes } from './out-of-office/out-of-office.routes.js';
 import { OutOfOfficeService } from './out-of-office/out-of-office.service.js';
 import { registerCcRoutes } from './cc/cc.routes.js';
@@ -58,6 +60,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   const idempotency = new IdempotencyService({ db });
   // Before the routes: every keyed handler runs holding its reservation (see fence).
   runKeyedHandlersWithReservation(app, idempotency);
+  const absences = new AbsenceCache(failOpen(cache, kernel.logger, 'out-of-office periods'));
   const runner = new InstanceRunner({
     db,
     fence: (trx) => idempotency.fence(trx),
@@ -65,6 +68,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
     notify: { enabled: settings.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf,
     filesOf: ports.filesOf,
+    absences,
   });
   const instances = new InstancesService({
     db,
@@ -83,7 +87,7 @@ export async function buildBpmApp(kernel: Kernel, ports: BpmPorts): Promise<{ ap
   registerDirectoryRoutes(app, directoryOf);
   registerOutOfOfficeRoutes(
     app,
-    new OutOfOfficeService({ db, runner, directoryOf, audit: kernel.businessAudit }),
+    new OutOfOfficeService({ db, runner, directoryOf, audit: kernel.businessAudit, absences }),
   );
   registerSimulationRoutes(app, new SimulationService({ db, directoryOf }));
   registerInternalRoutes(

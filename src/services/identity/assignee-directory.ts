@@ -1,9 +1,39 @@
+import type { LookasideCache } from '../../platform/cache/fail-open.js';
 import { containsPattern } from '../../platform/db/like-pattern.js';
-import type { DirectoryMember, Person, TenantDirectory } from './directory.js';
+import type { DirectoryMember, DirectoryUser, Person, TenantDirectory } from './directory.js';
 import type { IdentityDb } from './identity.tables.js';
+import { cachedUsers } from './user-cache.js';
 
-/** One tenant's lookups over identity's tables (IdentityDirectory.tenant). */
-export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantDirectory {
+const memberOf = (user: DirectoryUser): DirectoryMember => ({
+  id: user.id,
+  deptId: user.dept_id,
+  active: user.status === 'active',
+});
+
+/**
+ * One tenant's lookups over identity's tables (IdentityDirectory.tenant). With `cache` (the user
+ * cache), `users` and `profile` read it first, and each user once per directory (one command):
+ * the engine asks for the same assignee in its pre-flight and again when it opens the task.
+ * Without it (tests of the engine's persistence), every lookup reads the tables.
+ */
+export function createTenantDirectory(
+  db: IdentityDb,
+  tenantId: number,
+  cache?: LookasideCache,
+): TenantDirectory {
+  const seen = new Map<number, DirectoryUser>();
+  /** The users among `ids` of this tenant, through the cache; undefined without one. */
+  const viaCache = async (ids: number[]): Promise<DirectoryUser[] | undefined> => {
+    if (!cache) return undefined;
+    const unseen = ids.filter((id) => !seen.has(id));
+    if (unseen.length > 0) {
+      for (const [id, user] of await cachedUsers(db, cache, unseen)) seen.set(id, user);
+    }
+    return [...new Set(ids)].flatMap((id) => {
+      const user = seen.get(id);
+      return user && user.tenant_id === tenantId ? [user] : [];
+    });
+  };
   const users = db
     .selectFrom('iam_users')
     .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
@@ -18,6 +48,8 @@ export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantD
   return {
     async users(ids) {
       if (ids.length === 0) return [];
+      const cached = await viaCache(ids);
+      if (cached) return cached.map(memberOf);
       return (await users.where('iam_users.id', 'in', ids).execute()) as DirectoryMember[];
     },
     async usersInRoles(roleIds) {
@@ -114,6 +146,11 @@ export function createTenantDirectory(db: IdentityDb, tenantId: number): TenantD
         .execute();
     },
     async profile(userId) {
+      const cached = await viaCache([userId]);
+      if (cached) {
+        const [user] = cached;
+        return user && { ...memberOf(user), username: user.username, roleIds: user.role_ids };
+      }
       const user = (await users
         .select('iam_users.username as username')
         .where('iam_users.id', '=', userId)

@@ -1,11 +1,17 @@
 import { findAccount, type AccountMatch } from './account-lookup.js';
 import type { Kysely } from 'kysely';
-import type { Cache } from '../../platform/cache/cache.js';
 import type { LookasideCache } from '../../platform/cache/fail-open.js';
-import { DependencyDownError } from '../../platform/dependency-errors.js';
-import { normalizePermissions } from '../../platform/auth/principal.js';
 import { createTenantDirectory } from './assignee-directory.js';
 import type { IdentityDb, IdentityTables } from './identity.tables.js';
+import {
+  cachedUsers,
+  invalidateUsers,
+  loadUsers,
+  userCacheKey,
+  USER_CACHE_TTL_MS,
+} from './user-cache.js';
+
+export { invalidateUsers, userCacheKey } from './user-cache.js';
 
 /** What sign-in needs to check a password. */
 export interface Credentials {
@@ -33,6 +39,8 @@ export interface DirectoryUser {
   /** Sessions opened under another version are over (an admin set the password or disabled). */
   session_version: number;
   roles: string[];
+  /** The ids of `roles`, ascending (the engine's initiator profile). */
+  role_ids: number[];
   permissions: string[];
 }
 
@@ -104,30 +112,13 @@ export interface IdentityDirectory {
   /** An active account of an active tenant by username or e-mail (password reset). */
   findAccount(tenantCode: string, usernameOrEmail: string): Promise<AccountMatch | undefined>;
   /**
-   * One tenant's lookups, uncached. `on` is the caller's transaction, so a caller holding a
-   * connection never waits for a second one from the same pool.
+   * One tenant's lookups. `users` and `profile` are answered from the user cache (the entries
+   * forward-auth reads, dropped on every change that affects a user), the others from the
+   * tables. `on` is the caller's transaction, so a caller holding a connection never waits for a
+   * second one from the same pool; a caller passing one never writes identity's tables in it
+   * (what it reads there is cached).
    */
   tenant<DB>(tenantId: number, on?: Kysely<DB>): TenantDirectory;
-}
-
-/** Bounds staleness when an invalidation is missed (separate processes without Redis). */
-const USER_CACHE_TTL_MS = 30_000;
-
-export const userCacheKey = (userId: number) => `iam:user:${userId}`;
-
-/**
- * Drops the cached entries of users whose rights changed. While the cache is down the change
- * still stands (it is committed): the entries expire within USER_CACHE_TTL_MS on their own.
- */
-export async function invalidateUsers(
-  cache: Pick<Cache, 'del'>,
-  userIds: Iterable<number>,
-): Promise<void> {
-  const keys = [...new Set(userIds)].map(userCacheKey);
-  if (keys.length === 0) return;
-  await cache.del(...keys).catch((err: unknown) => {
-    if (!(err instanceof DependencyDownError)) throw err;
-  });
 }
 
 export function createIdentityDirectory(
@@ -137,7 +128,11 @@ export function createIdentityDirectory(
   return {
     tenant: (tenantId, on) =>
       // Any handle of the shared database reaches identity's tables: read them on the caller's.
-      createTenantDirectory(on ? (on.withTables<IdentityTables>() as IdentityDb) : db, tenantId),
+      createTenantDirectory(
+        on ? (on.withTables<IdentityTables>() as IdentityDb) : db,
+        tenantId,
+        cache,
+      ),
 
     findTenant: (code) =>
       db
@@ -155,44 +150,10 @@ export function createIdentityDirectory(
         .executeTakeFirst(),
 
     async findUser(userId, options) {
-      const cached = options?.fresh ? null : await cache.get(userCacheKey(userId));
-      if (cached) return JSON.parse(cached) as DirectoryUser;
-      const row = await db
-        .selectFrom('iam_users')
-        .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
-        .select([
-          'iam_users.id',
-          'iam_users.tenant_id',
-          'iam_users.username',
-          'iam_users.nickname',
-          'iam_users.email',
-          'iam_users.dept_id',
-          'iam_users.status',
-          'iam_users.is_platform_admin',
-          'iam_users.must_change_password',
-          'iam_users.session_version',
-          'iam_tenants.status as tenant_status',
-        ])
-        .where('iam_users.id', '=', userId)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const { tenant_status: tenantStatus, ...user } = row;
-      // A disabled tenant disables every user in it: forward-auth and refresh refuse them.
-      if (tenantStatus !== 'active') user.status = 'disabled';
-      const roles = await db
-        .selectFrom('iam_user_roles')
-        .innerJoin('iam_roles', 'iam_roles.id', 'iam_user_roles.role_id')
-        .select(['iam_roles.code', 'iam_roles.permissions'])
-        .where('iam_user_roles.user_id', '=', userId)
-        .where('iam_roles.tenant_id', '=', user.tenant_id)
-        .execute();
-      const result: DirectoryUser = {
-        ...user,
-        roles: roles.map((r) => r.code).sort(),
-        permissions: normalizePermissions(roles.flatMap((r) => r.permissions)),
-      };
-      await cache.set(userCacheKey(userId), JSON.stringify(result), USER_CACHE_TTL_MS);
-      return result;
+      if (!options?.fresh) return (await cachedUsers(db, cache, [userId])).get(userId);
+      const [user] = await loadUsers(db, [userId]);
+      if (user) await cache.set(userCacheKey(userId), JSON.stringify(user), USER_CACHE_TTL_MS);
+      return user;
     },
 
     async passwordHashOf(userId) {

@@ -22,12 +22,16 @@ import {
   branchReadsHidden,
   startInstance,
   type Action,
-  type FlowNode,
   type FormData,
   type FormSchema,
 } from '../engine/index.js';
 import { formProblems } from '../runtime/form-input.js';
-import { definitionOf, type InstanceRunner, type Loaded } from '../runtime/runner.js';
+import {
+  definitionOf,
+  type InstanceRef,
+  type InstanceRunner,
+  type Loaded,
+} from '../runtime/runner.js';
 import {
   insertInstance,
   instanceStateOf,
@@ -106,7 +110,10 @@ export class InstancesService {
     const held = state.tasks
       .filter((t) => t.assigneeId === me || t.originalAssigneeId === me || t.delegatorId === me)
       .map((t) => t.nodeId);
-    const reached = await reachedNodesOf(db, principal.tenantId, instance.id, me);
+    const reached =
+      loaded.reachedBy?.userId === me
+        ? loaded.reachedBy.nodeIds
+        : await reachedNodesOf(db, principal.tenantId, instance.id, me);
     const nodeIds = [...new Set([...held, ...reached])];
     if (!principal.platformAdmin && state.initiatorId !== me && nodeIds.length === 0)
       throw AppError.notFound('instance');
@@ -116,9 +123,17 @@ export class InstancesService {
     return { actor: actorOf(principal), nodeIds, initiatorName: initiator?.username ?? null };
   }
 
-  /** Loads an instance the caller may see, with their viewer, else 404. */
-  async visible(principal: Principal, id: number): Promise<{ loaded: Loaded; viewer: Viewer }> {
-    const loaded = await this.o.runner.load(this.o.db, principal.tenantId, id);
+  /** Loads an instance the caller may see (by id, or by one of its tasks), with their viewer, else 404. */
+  async visible(
+    principal: Principal,
+    ref: number | InstanceRef,
+  ): Promise<{ loaded: Loaded; viewer: Viewer }> {
+    const loaded = await this.o.runner.load(
+      this.o.db,
+      principal.tenantId,
+      typeof ref === 'number' ? { instanceId: ref } : ref,
+      { viewerId: principal.userId },
+    );
     if (!loaded) throw AppError.notFound('instance');
     return { loaded, viewer: await this.viewerOf(this.o.db, principal, loaded) };
   }
@@ -175,8 +190,7 @@ export class InstancesService {
     definition: DefinitionRow,
     init: StartRequest,
   ): Promise<Loaded> {
-    const tree = definition.node_tree as FlowNode;
-    const schema = definition.form_schema as FormSchema;
+    const { tree, schema } = this.o.runner.frozen(definition);
     return inTransaction(this.o.db, async (trx) => {
       await this.o.runner.fence(trx);
       const profile = await this.o.directoryOf<BpmTables>(tenantId, trx).profile(init.initiatorId);
@@ -209,7 +223,7 @@ export class InstancesService {
           throw new AppError(ERROR_CODES.DUPLICATE_ANCHOR);
         throw err;
       });
-      await holdFiles(trx, tenantId, instance.id, fileIdsOf(schema, init.form));
+      await holdFiles(trx, tenantId, instance.id, fileIdsOf(schema, init.form), []);
       const loaded: Loaded = { instance, state: instanceStateOf(instance, []), tree, schema };
       const ctx = this.o.runner.context(trx, tenantId, definitionOf(loaded));
       const result = await startInstance(ctx, {
@@ -309,7 +323,7 @@ export class InstancesService {
     let viewer: Viewer | undefined;
     const done = await this.o.runner.act(
       principal.tenantId,
-      id,
+      { instanceId: id },
       operatorOf(principal),
       (ctx, current) => {
         const checked: Action =
@@ -319,6 +333,7 @@ export class InstancesService {
         return applyAction(ctx, current.state, checked, actorOf(principal));
       },
       {
+        viewerId: principal.userId,
         guard: async (trx, loaded) => {
           viewer = await this.viewerOf(trx, principal, loaded);
           return true;

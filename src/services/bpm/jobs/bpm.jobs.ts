@@ -3,9 +3,11 @@ import {
   type JobDeclaration,
   type JobSpec,
 } from '../../../platform/jobs/catalogue.js';
+import { failOpen } from '../../../platform/cache/fail-open.js';
 import type { Kernel } from '../../../platform/kernel.js';
 import type { BpmPorts } from '../bpm.ports.js';
 import type { BpmTables } from '../bpm.tables.js';
+import { AbsenceCache } from '../out-of-office/absence-cache.js';
 import { InstanceRunner } from '../runtime/runner.js';
 import { OutboxWorker } from './outbox.worker.js';
 import { TimeoutScanner } from './timeout.scanner.js';
@@ -50,6 +52,8 @@ export function bpmJobs(
     notify: { enabled: settings.notify.enabled, inbox: ports.inbox !== undefined },
     directoryOf: ports.directoryOf,
     filesOf: ports.filesOf,
+    // The same cache entries the service's runner reads and its out-of-office routes invalidate.
+    absences: new AbsenceCache(failOpen(kernel.cache, logger, 'out-of-office periods')),
   });
   const scanner = new TimeoutScanner({
     db,

@@ -76,7 +76,7 @@ export class TimeoutScanner {
     // The engine decides what the deadline does (engine/actions-timeout.ts).
     const step = await this.o.runner.act(
       task.tenant_id,
-      task.instance_id,
+      { instanceId: task.instance_id },
       SYSTEM,
       (ctx, current) =>
         applyAction(ctx, current.state, { type: 'timeout', taskId: task.id }, SYSTEM_ACTOR),

@@ -37,6 +37,16 @@ export function absenceBook(
   };
 }
 
+/** Every period of the tenant that is not over at `at` (held now, or still to come). */
+export function periodsNotOver(db: BpmDb, tenantId: number, at: Date) {
+  return db
+    .selectFrom('bpm_out_of_office')
+    .select(['user_id', 'stand_in_id', 'starts_at', 'ends_at', 'definition_keys'])
+    .where('tenant_id', '=', tenantId)
+    .where('ends_at', '>', at)
+    .execute();
+}
+
 export function findAbsence(db: BpmDb, tenantId: number, userId: number) {
   return db
     .selectFrom('bpm_out_of_office')

@@ -6,6 +6,7 @@ import type { DirectoryOf } from '../bpm.ports.js';
 import type { BpmDb } from '../bpm.tables.js';
 import { applyAction } from '../engine/index.js';
 import type { InstanceRunner } from '../runtime/runner.js';
+import type { AbsenceCache } from './absence-cache.js';
 import { openTasksOf } from '../tasks/tasks.repo.js';
 import { deleteAbsence, findAbsence, saveAbsence, type AbsenceRow } from './out-of-office.repo.js';
 import type { AbsenceInput } from './out-of-office.schema.js';
@@ -15,6 +16,8 @@ export interface OutOfOfficeOptions {
   runner: InstanceRunner;
   directoryOf: DirectoryOf;
   audit: BusinessAuditWriter;
+  /** The runner's cached periods, invalidated after every change here. Unset: nothing cached. */
+  absences?: AbsenceCache | undefined;
   now?: () => number;
 }
 
@@ -87,6 +90,8 @@ export class OutOfOfficeService {
       await this.audit(trx, principal, userId, 'out_of_office.set', before, saved);
       return saved;
     });
+    // Before the open tasks move: the engine moving them must see the new period.
+    await this.o.absences?.invalidate(principal.tenantId);
     const now = this.now();
     const started = startsAt.getTime() <= now;
     const moved = row.move_pending && started ? await this.moveOpenTasks(principal, userId) : 0;
@@ -99,6 +104,7 @@ export class OutOfOfficeService {
       const gone = await deleteAbsence(trx, principal.tenantId, userId);
       if (gone) await this.audit(trx, principal, userId, 'out_of_office.clear', gone, null);
     });
+    await this.o.absences?.invalidate(principal.tenantId);
     return null;
   }
 
@@ -148,7 +154,7 @@ export class OutOfOfficeService {
       try {
         await this.o.runner.act(
           principal.tenantId,
-          instance.instance_id,
+          { instanceId: instance.instance_id },
           { id: principal.userId, name: principal.username },
           (ctx, current) =>
             applyAction(ctx, current.state, { type: 'hand_to_stand_in', taskId }, actor),

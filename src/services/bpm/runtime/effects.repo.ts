@@ -16,168 +16,188 @@ export interface NotifyTarget {
 export const isBusinessInstance = (instance: Pick<InstanceRow, 'biz_type'>) =>
   !instance.biz_type.startsWith('flow:');
 
+/** A process log row of the command (the instance and tenant are the command's). */
+export interface PlannedLog {
+  node_id: string | null;
+  node_name: string | null;
+  action: string;
+  operator_id: number;
+  operator_name: string;
+  comment: string | null;
+  round: number;
+  details: Record<string, unknown> | null;
+}
+
+/** An outbox row of the command: a notice (inbox, notification) or the terminal callback. */
+export interface PlannedNotice {
+  kind: 'inbox' | 'notification' | 'callback';
+  event_id: string;
+  target: string;
+  payload: Record<string, unknown>;
+  /**
+   * The callback's `finished_at` is the instance's finish time as stored, which the same
+   * statement writes (`now()`): the statement adds it.
+   */
+  stamp_finished_at: boolean;
+}
+
+export interface PlannedEffects {
+  logs: PlannedLog[];
+  /** In the order of the effects, so their ids are too. */
+  notices: PlannedNotice[];
+}
+
 /**
- * Writes the engine's effects in the caller's transaction (`instance` is the row as just saved): the process log, CC records,
- * delegation records, and outbox rows for notifications and the terminal callback, so an
- * announced state and its announcement commit or roll back together.
+ * The log and outbox rows of the engine's effects, written with the new state in one statement
+ * (writeCommand), so an announced state and its announcement commit or roll back together.
+ * `instance` is the row as loaded (title and anchor never change); `copiedBefore` holds the
+ * `node:user` pairs whose CC copy of this round existed already (writeCopies): their notice is
+ * not sent again.
  */
-export async function writeEffects(
-  db: BpmDb,
+export function planEffects(
   instance: InstanceRow,
   effects: Effect[],
   operator: { id: number; name: string },
   notify: NotifyTarget,
-  taskIds: Map<number, number>,
-): Promise<void> {
+  copiedBefore: ReadonlySet<string>,
+): PlannedEffects {
   const tenantId = instance.tenant_id;
-  /** `node:user` pairs whose CC copy of this round existed already. */
-  const copiedBefore = new Set<string>();
-  const logs = effects.flatMap((e) => (e.type === 'log' ? [e.entry] : []));
-  if (logs.length > 0) {
-    await db
-      .insertInto('bpm_logs')
-      .values(
-        logs.map((entry) => ({
+  const logs: PlannedLog[] = effects.flatMap((e) =>
+    e.type === 'log'
+      ? [
+          {
+            node_id: e.entry.nodeId,
+            node_name: e.entry.nodeName,
+            action: e.entry.action,
+            operator_id: e.entry.operatorId,
+            operator_name: e.entry.operatorId === SYSTEM_OPERATOR ? SYSTEM_NAME : operator.name,
+            comment: e.entry.comment,
+            round: e.entry.round,
+            details: e.entry.details ?? null,
+          },
+        ]
+      : [],
+  );
+  const notices: PlannedNotice[] = [];
+  const notice = (kind: PlannedNotice['kind'], target: string, payload: (id: string) => object) => {
+    const eventId = randomUUID();
+    notices.push({
+      kind,
+      event_id: eventId,
+      target,
+      payload: payload(eventId) as Record<string, unknown>,
+      stamp_finished_at: kind === 'callback',
+    });
+  };
+  for (const effect of effects) {
+    if (effect.type === 'notify') {
+      // A CC copy this round already had was not written again; nor is its notice sent again.
+      const userIds =
+        effect.kind === 'cc'
+          ? effect.userIds.filter((id) => !copiedBefore.has(`${effect.nodeId}:${id}`))
+          : effect.userIds;
+      if (userIds.length === 0) continue;
+      const text = notificationText(effect.kind, instance.title);
+      if (notify.inbox) {
+        notice('inbox', effect.kind, () => ({
+          kind: effect.kind,
           tenant_id: tenantId,
+          user_ids: userIds,
           instance_id: instance.id,
-          node_id: entry.nodeId,
-          node_name: entry.nodeName,
-          action: entry.action,
-          operator_id: entry.operatorId,
-          operator_name: entry.operatorId === SYSTEM_OPERATOR ? SYSTEM_NAME : operator.name,
-          comment: entry.comment,
-          round: entry.round,
-          details: entry.details ? JSON.stringify(entry.details) : null,
+          instance_title: instance.title,
+          ...text,
+        }));
+      }
+      if (notify.enabled) {
+        notice('notification', effect.kind, (eventId) => ({
+          event_id: eventId,
+          kind: effect.kind,
+          tenant_id: tenantId,
+          user_ids: userIds,
+          instance_id: instance.id,
+          instance_title: instance.title,
+          node_id: effect.nodeId,
+          ...text,
+        }));
+      }
+    } else if (effect.type === 'terminal' && isBusinessInstance(instance)) {
+      notice('callback', instance.biz_type, (eventId) => ({
+        event: 'bpm.instance.finished',
+        event_id: eventId,
+        tenant_id: tenantId,
+        instance_id: instance.id,
+        definition_key: instance.definition_key,
+        definition_version: instance.definition_version,
+        biz_type: instance.biz_type,
+        biz_id: instance.biz_id,
+        status: effect.status,
+      }));
+    }
+  }
+  return { logs, notices };
+}
+
+/**
+ * The CC records of the effects (before writeCommand, whose notices depend on them): answers
+ * the `node:user` pairs whose copy of this round existed already.
+ */
+export async function writeCopies(
+  db: BpmDb,
+  instance: InstanceRow,
+  effects: Effect[],
+): Promise<Set<string>> {
+  const copiedBefore = new Set<string>();
+  for (const effect of effects) {
+    if (effect.type !== 'cc' || effect.userIds.length === 0) continue;
+    const copied = await db
+      .insertInto('bpm_cc')
+      .values(
+        effect.userIds.map((userId) => ({
+          tenant_id: instance.tenant_id,
+          instance_id: instance.id,
+          node_id: effect.nodeId,
+          user_id: userId,
+          round: effect.round,
+          read: false,
         })),
       )
+      .onConflict((oc) => oc.columns(['instance_id', 'node_id', 'user_id', 'round']).doNothing())
+      .returning('user_id')
       .execute();
+    const fresh = new Set(copied.map((r) => r.user_id));
+    for (const userId of effect.userIds) {
+      if (!fresh.has(userId)) copiedBefore.add(`${effect.nodeId}:${userId}`);
+    }
   }
+  return copiedBefore;
+}
+
+/** The delegation records of the effects (after writeCommand: `taskIds` maps new tasks' ids). */
+export async function writeDelegations(
+  db: BpmDb,
+  tenantId: number,
+  effects: Effect[],
+  taskIds: Map<number, number>,
+): Promise<void> {
   for (const effect of effects) {
-    switch (effect.type) {
-      case 'cc':
-        if (effect.userIds.length > 0) {
-          const copied = await db
-            .insertInto('bpm_cc')
-            .values(
-              effect.userIds.map((userId) => ({
-                tenant_id: tenantId,
-                instance_id: instance.id,
-                node_id: effect.nodeId,
-                user_id: userId,
-                round: effect.round,
-                read: false,
-              })),
-            )
-            .onConflict((oc) =>
-              oc.columns(['instance_id', 'node_id', 'user_id', 'round']).doNothing(),
-            )
-            .returning('user_id')
-            .execute();
-          const fresh = new Set(copied.map((r) => r.user_id));
-          for (const userId of effect.userIds) {
-            if (!fresh.has(userId)) copiedBefore.add(`${effect.nodeId}:${userId}`);
-          }
-        }
-        break;
-      case 'delegation':
-        await db
-          .insertInto('bpm_delegations')
-          .values({
-            tenant_id: tenantId,
-            task_id: taskIds.get(effect.taskId) ?? effect.taskId,
-            from_user_id: effect.fromUserId,
-            to_user_id: effect.toUserId,
-          })
-          .execute();
-        break;
-      case 'delegation_resolved':
-        await db
-          .updateTable('bpm_delegations')
-          .set({ resolved_at: sql<Date>`now()` })
-          .where('tenant_id', '=', tenantId)
-          .where('task_id', '=', taskIds.get(effect.taskId) ?? effect.taskId)
-          .where('resolved_at', 'is', null)
-          .execute();
-        break;
-      case 'notify': {
-        // A CC copy this round already had was not written again; nor is its notice sent again.
-        const userIds =
-          effect.kind === 'cc'
-            ? effect.userIds.filter((id) => !copiedBefore.has(`${effect.nodeId}:${id}`))
-            : effect.userIds;
-        if (notify.inbox && userIds.length > 0) {
-          const eventId = randomUUID();
-          await db
-            .insertInto('bpm_outbox')
-            .values({
-              tenant_id: tenantId,
-              kind: 'inbox',
-              event_id: eventId,
-              target: effect.kind,
-              payload: JSON.stringify({
-                kind: effect.kind,
-                tenant_id: tenantId,
-                user_ids: userIds,
-                instance_id: instance.id,
-                instance_title: instance.title,
-                ...notificationText(effect.kind, instance.title),
-              }),
-            })
-            .execute();
-        }
-        if (notify.enabled && userIds.length > 0) {
-          const eventId = randomUUID();
-          await db
-            .insertInto('bpm_outbox')
-            .values({
-              tenant_id: tenantId,
-              kind: 'notification',
-              event_id: eventId,
-              target: effect.kind,
-              payload: JSON.stringify({
-                event_id: eventId,
-                kind: effect.kind,
-                tenant_id: tenantId,
-                user_ids: userIds,
-                instance_id: instance.id,
-                instance_title: instance.title,
-                node_id: effect.nodeId,
-                ...notificationText(effect.kind, instance.title),
-              }),
-            })
-            .execute();
-        }
-        break;
-      }
-      case 'terminal':
-        if (isBusinessInstance(instance)) {
-          const eventId = randomUUID();
-          await db
-            .insertInto('bpm_outbox')
-            .values({
-              tenant_id: tenantId,
-              kind: 'callback',
-              event_id: eventId,
-              target: instance.biz_type,
-              payload: JSON.stringify({
-                event: 'bpm.instance.finished',
-                event_id: eventId,
-                tenant_id: tenantId,
-                instance_id: instance.id,
-                definition_key: instance.definition_key,
-                definition_version: instance.definition_version,
-                biz_type: instance.biz_type,
-                biz_id: instance.biz_id,
-                status: effect.status,
-                // The instance's own finish time, as stored (not the clock of this process).
-                finished_at: (instance.finished_at ?? new Date()).toISOString(),
-              }),
-            })
-            .execute();
-        }
-        break;
-      case 'log':
-        break;
+    if (effect.type === 'delegation') {
+      await db
+        .insertInto('bpm_delegations')
+        .values({
+          tenant_id: tenantId,
+          task_id: taskIds.get(effect.taskId) ?? effect.taskId,
+          from_user_id: effect.fromUserId,
+          to_user_id: effect.toUserId,
+        })
+        .execute();
+    } else if (effect.type === 'delegation_resolved') {
+      await db
+        .updateTable('bpm_delegations')
+        .set({ resolved_at: sql<Date>`now()` })
+        .where('tenant_id', '=', tenantId)
+        .where('task_id', '=', taskIds.get(effect.taskId) ?? effect.taskId)
+        .where('resolved_at', 'is', null)
+        .execute();
     }
   }
 }

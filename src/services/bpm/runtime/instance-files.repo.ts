@@ -11,14 +11,22 @@ export function fileIdsOf(schema: FormSchema, form: FormData): number[] {
   return [...ids].sort((a, b) => a - b);
 }
 
-/** Records the files the instance's form holds now, in the caller's transaction. */
+/**
+ * Records the files the instance's form holds now, in the caller's transaction. `before` is what
+ * its form held until now (the rows stored, which this function alone writes; none for a new
+ * instance): when it held none there is nothing to delete, and a form without files writes
+ * nothing at all.
+ */
 export async function holdFiles(
   db: BpmDb,
   tenantId: number,
   instanceId: number,
   fileIds: number[],
+  before: number[],
 ): Promise<void> {
-  await db.deleteFrom('bpm_instance_files').where('instance_id', '=', instanceId).execute();
+  if (before.length > 0) {
+    await db.deleteFrom('bpm_instance_files').where('instance_id', '=', instanceId).execute();
+  }
   if (fileIds.length === 0) return;
   await db
     .insertInto('bpm_instance_files')

@@ -12,17 +12,17 @@ import type {
   FormSchema,
   InstanceState,
 } from '../engine/index.js';
+import type { DefinitionRow } from '../definitions/definitions.repo.js';
+import type { AbsenceCache } from '../out-of-office/absence-cache.js';
 import { absenceBook } from '../out-of-office/out-of-office.repo.js';
-import { writeEffects, type NotifyTarget } from './effects.repo.js';
+import { writeCommand } from './command-write.repo.js';
+import { planEffects, writeCopies, writeDelegations, type NotifyTarget } from './effects.repo.js';
 import { fileIdsOf, holdFiles } from './instance-files.repo.js';
-import {
-  findInstance,
-  frozenDefinition,
-  instanceStateOf,
-  instanceTasks,
-  saveState,
-  type InstanceRow,
-} from './state.repo.js';
+import { FrozenDefinitions, type FrozenDefinition } from './frozen-definitions.js';
+import { loadInstance, type InstanceRef } from './instance-load.repo.js';
+import { instanceStateOf, type InstanceRow } from './state.repo.js';
+
+export type { InstanceRef } from './instance-load.repo.js';
 
 const NO_FILES: FileCatalog = { files: async () => [] };
 
@@ -37,13 +37,23 @@ export interface RunnerOptions {
   /** `after_commit_before_dispatch`: the change and its outbox rows committed, nothing sent. */
   failpoints?: Failpoints | undefined;
   notify: NotifyTarget;
-  /** Identity's directory of a tenant (a port), read in the command's own transaction. */
+  /**
+   * Identity's directory of a tenant (a port): users from its cache, anything it reads from the
+   * tables read in the command's own transaction.
+   */
   directoryOf: DirectoryOf;
   /**
    * The files service's files of a tenant (a port), for `file` fields. Unset (tests of the
    * runner alone): no file exists, so a form naming one is refused.
    */
   filesOf?: <DB>(tenantId: number, on?: Kysely<DB>) => FileCatalog;
+  /**
+   * Out-of-office periods through the platform cache (the out-of-office service invalidates
+   * it). Unset (runners built by tests): every lookup reads the table.
+   */
+  absences?: AbsenceCache | undefined;
+  /** Definition versions kept in process (default: a FrozenDefinitions of its own). */
+  definitions?: FrozenDefinitions | undefined;
   /** Injected clock (default Date.now). */
   now?: () => number;
 }
@@ -59,6 +69,8 @@ export interface Loaded {
   state: InstanceState;
   tree: FlowNode;
   schema: FormSchema;
+  /** The nodes `userId` reached the instance through (CC, acts), read with it when asked. */
+  reachedBy?: { userId: number; nodeIds: string[] };
 }
 
 export interface ActOptions {
@@ -75,6 +87,8 @@ export interface ActOptions {
    * `{task: {id, status, result}, instance: {id, status}}`, read under the same lock.
    */
   taskId?: number;
+  /** The caller, whose reached nodes are read with the instance (for `guard`'s viewerOf). */
+  viewerId?: number;
 }
 
 /** The frozen definition of a loaded instance, as `context` takes it. */
@@ -99,9 +113,16 @@ function withStoredIds(state: InstanceState, ids: Map<number, number>): Instance
  */
 export class InstanceRunner {
   private readonly now: () => number;
+  private readonly definitions: FrozenDefinitions;
 
   constructor(private readonly o: RunnerOptions) {
     this.now = o.now ?? Date.now;
+    this.definitions = o.definitions ?? new FrozenDefinitions();
+  }
+
+  /** The version a start runs on, as its instance's later commands will load it (kept). */
+  frozen(definition: DefinitionRow): FrozenDefinition {
+    return this.definitions.remember(definition);
   }
 
   /** The engine's view of one instance's world: its tenant's directory and absences, now. */
@@ -117,49 +138,65 @@ export class InstanceRunner {
       schema: definition.schema,
       directory: this.o.directoryOf(tenantId, db),
       files: this.o.filesOf?.(tenantId, db) ?? NO_FILES,
-      absences: absenceBook(db, tenantId, definition.key, now),
+      absences:
+        this.o.absences?.book(db, tenantId, definition.key, now) ??
+        absenceBook(db, tenantId, definition.key, now),
       now,
       newTaskId: () => --next,
     };
   }
 
-  /** The instance (tenant-scoped), its tasks and frozen definition; undefined when not found. */
+  /**
+   * The instance (tenant-scoped, by id or by one of its tasks), its tasks and frozen definition,
+   * and with `viewerId` the nodes that user reached it through: one statement (the definition is
+   * kept in process). Undefined when not found. `lock` takes the instance's row lock.
+   */
   async load(
     db: BpmDb,
     tenantId: number,
-    instanceId: number,
-    lock = false,
+    ref: InstanceRef,
+    options: { lock?: boolean; viewerId?: number | undefined } = {},
   ): Promise<Loaded | undefined> {
-    const instance = await findInstance(db, tenantId, instanceId, lock);
-    if (!instance) return undefined;
-    const definition = await frozenDefinition(db, tenantId, instance.definition_id);
+    const rows = await loadInstance(db, tenantId, ref, options);
+    if (!rows) return undefined;
+    const { instance, tasks, reached } = rows;
+    const { tree, schema } = await this.definitions.of(db, tenantId, instance.definition_id);
     return {
       instance,
-      state: instanceStateOf(instance, await instanceTasks(db, instance.id)),
-      tree: definition.node_tree as FlowNode,
-      schema: definition.form_schema as FormSchema,
+      state: instanceStateOf(instance, tasks),
+      tree,
+      schema,
+      ...(reached ? { reachedBy: { userId: options.viewerId!, nodeIds: reached } } : {}),
     };
   }
 
-  /** Writes `result` (computed from `loaded`) and its effects; answers the state it produced. */
+  /**
+   * Writes `result` (computed from `loaded`) and its effects; answers the state it produced. The
+   * state, tasks, log and outbox rows go in one statement; CC copies before it (a CC notice
+   * depends on whether the copy is new), delegation records and held files after, when there
+   * are any.
+   */
   async apply(
     trx: BpmDb,
     loaded: Loaded,
     result: EngineResult,
     operator: Operator,
   ): Promise<Loaded> {
-    const { row, ids } = await saveState(
+    const { effects } = result;
+    const copiedBefore = await writeCopies(trx, loaded.instance, effects);
+    const planned = planEffects(loaded.instance, effects, operator, this.o.notify, copiedBefore);
+    const { row, ids } = await writeCommand(
       trx,
       loaded.instance,
       loaded.tree,
       loaded.state,
       result.state,
+      planned,
     );
-    await writeEffects(trx, row, result.effects, operator, this.o.notify, ids);
+    await writeDelegations(trx, row.tenant_id, effects, ids);
     const held = fileIdsOf(loaded.schema, result.state.form);
-    if (held.join() !== fileIdsOf(loaded.schema, loaded.state.form).join()) {
-      await holdFiles(trx, row.tenant_id, row.id, held);
-    }
+    const before = fileIdsOf(loaded.schema, loaded.state.form);
+    if (held.join() !== before.join()) await holdFiles(trx, row.tenant_id, row.id, held, before);
     return { ...loaded, instance: row, state: withStoredIds(result.state, ids) };
   }
 
@@ -171,15 +208,18 @@ export class InstanceRunner {
   /** One engine step on an existing instance, under its row lock (see the class comment). */
   async act(
     tenantId: number,
-    instanceId: number,
+    ref: InstanceRef,
     operator: Operator,
     step: (ctx: EngineContext, current: Loaded) => Promise<EngineResult>,
     options: ActOptions = {},
   ): Promise<Loaded | null> {
     const done = await inTransaction(this.o.db, async (trx) => {
       await this.fence(trx);
-      const loaded = await this.load(trx, tenantId, instanceId, true);
-      if (!loaded) throw AppError.notFound('instance');
+      const loaded = await this.load(trx, tenantId, ref, {
+        lock: true,
+        viewerId: options.viewerId,
+      });
+      if (!loaded) throw AppError.notFound('taskId' in ref ? 'task' : 'instance');
       if (options.guard && !(await options.guard(trx, loaded))) return null;
       const ctx = this.context(trx, tenantId, definitionOf(loaded));
       const result = await step(ctx, loaded).catch((err: unknown) => {

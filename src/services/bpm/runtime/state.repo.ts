@@ -1,12 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { BpmDb, BpmTables } from '../bpm.tables.js';
-import {
-  allNodes,
-  isTerminal,
-  type FlowNode,
-  type InstanceState,
-  type TaskState,
-} from '../engine/index.js';
+import type { InstanceState, TaskState } from '../engine/index.js';
 
 export type InstanceRow = Selectable<BpmTables['bpm_instances']>;
 export type TaskRow = Selectable<BpmTables['bpm_tasks']>;
@@ -14,7 +8,6 @@ export type TaskRow = Selectable<BpmTables['bpm_tasks']>;
 export const LIVE_ANCHOR_CONSTRAINT = 'bpm_instances_live_anchor';
 
 const ms = (d: Date | null) => (d ? d.getTime() : null);
-const date = (n: number | null) => (n === null ? null : new Date(n));
 
 export function taskStateOf(row: TaskRow): TaskState {
   return {
@@ -53,25 +46,6 @@ export function instanceStateOf(row: InstanceRow, tasks: TaskRow[]): InstanceSta
     suspendReason: row.suspend_reason,
     tasks: tasks.map(taskStateOf),
   };
-}
-
-export function findInstance(db: BpmDb, tenantId: number, id: number, lock = false) {
-  let query = db
-    .selectFrom('bpm_instances')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
-}
-
-export function instanceTasks(db: BpmDb, instanceId: number): Promise<TaskRow[]> {
-  return db
-    .selectFrom('bpm_tasks')
-    .selectAll()
-    .where('instance_id', '=', instanceId)
-    .orderBy('id')
-    .execute();
 }
 
 /** A task's instance and holder, for actions addressed by task id; undefined for no such task. */
@@ -124,107 +98,6 @@ export function insertInstance(db: BpmDb, row: NewInstance): Promise<InstanceRow
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/**
- * Writes the engine's new state: the instance columns (the row as stored is returned), every
- * new task (temporary negative ids mapped to real ones, returned) and every task whose fields
- * changed.
- */
-export async function saveState(
-  db: BpmDb,
-  instance: InstanceRow,
-  tree: FlowNode,
-  before: InstanceState,
-  after: InstanceState,
-): Promise<{ row: InstanceRow; ids: Map<number, number> }> {
-  const row = await db
-    .updateTable('bpm_instances')
-    .set({
-      status: after.status,
-      round: after.round,
-      form: JSON.stringify(after.form),
-      path: JSON.stringify(after.path),
-      current_node_id: after.currentNodeId,
-      suspend_reason: after.suspendReason ? JSON.stringify(after.suspendReason) : null,
-      updated_at: sql<Date>`now()`,
-      finished_at:
-        isTerminal(after.status) && !isTerminal(before.status)
-          ? sql<Date>`now()`
-          : instance.finished_at,
-    })
-    .where('id', '=', instance.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-
-  const names = new Map(allNodes(tree).map((n) => [n.id, n.name]));
-  const previous = new Map(before.tasks.map((t) => [t.id, t]));
-  const ids = new Map<number, number>();
-  const created = after.tasks.filter((t) => t.id < 0);
-  if (created.length > 0) {
-    const rows = await db
-      .insertInto('bpm_tasks')
-      .values(
-        created.map((t) => ({
-          tenant_id: instance.tenant_id,
-          instance_id: instance.id,
-          node_id: t.nodeId,
-          node_name: names.get(t.nodeId) ?? t.nodeId,
-          kind: t.kind,
-          assignee_id: t.assigneeId,
-          original_assignee_id: t.originalAssigneeId,
-          delegator_id: t.delegatorId,
-          status: t.status,
-          result: t.result,
-          round: t.round,
-          seq: t.seq,
-          comment: t.comment,
-          added_by_sign: t.addedBySign,
-          created_at: new Date(t.createdAt),
-          due_at: date(t.dueAt),
-          finished_at: date(t.finishedAt),
-          urged_at: date(t.urgedAt),
-          on_behalf_of_id: t.onBehalfOfId,
-          timeout_count: t.timeoutCount,
-        })),
-      )
-      .returning('id')
-      .execute();
-    created.forEach((t, i) => ids.set(t.id, rows[i]!.id));
-  }
-  for (const t of after.tasks) {
-    const old = previous.get(t.id);
-    if (!old || t.id < 0 || JSON.stringify(old) === JSON.stringify(t)) continue;
-    await db
-      .updateTable('bpm_tasks')
-      .set({
-        assignee_id: t.assigneeId,
-        original_assignee_id: t.originalAssigneeId,
-        delegator_id: t.delegatorId,
-        status: t.status,
-        result: t.result,
-        comment: t.comment,
-        due_at: date(t.dueAt),
-        finished_at: date(t.finishedAt),
-        urged_at: date(t.urgedAt),
-        on_behalf_of_id: t.onBehalfOfId,
-        timeout_count: t.timeoutCount,
-        // The timeout scanner handles a task once (`reminded_at`); a task that is pending again,
-        // in new hands or under a new deadline is due to be handled again.
-        ...(needsTimeoutAgain(old, t) ? { reminded_at: null } : {}),
-      })
-      .where('id', '=', t.id)
-      .execute();
-  }
-  return { row, ids };
-}
-
-function needsTimeoutAgain(before: TaskState, after: TaskState): boolean {
-  return (
-    (after.status === 'pending' && before.status !== 'pending') ||
-    after.assigneeId !== before.assigneeId ||
-    after.dueAt !== before.dueAt
-  );
 }
 
 /** The frozen definition version an instance runs on (never the key's newest). */

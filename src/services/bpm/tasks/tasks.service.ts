@@ -114,15 +114,8 @@ export class TasksService {
     return pageResult(items, total, page);
   }
 
-  private async instanceIdOf(principal: Principal, taskId: number): Promise<number> {
-    const ref = await taskRefOf(this.o.db, principal.tenantId, taskId);
-    if (ref === undefined) throw AppError.notFound('task');
-    return ref.instance_id;
-  }
-
   private async visibleTask(principal: Principal, taskId: number) {
-    const instanceId = await this.instanceIdOf(principal, taskId);
-    return this.o.instances.visible(principal, instanceId).catch(asTaskNotFound);
+    return this.o.instances.visible(principal, { taskId }).catch(asTaskNotFound);
   }
 
   async get(principal: Principal, taskId: number) {
@@ -152,17 +145,18 @@ export class TasksService {
    * platform admin's reassign is written to the business audit in the same transaction.
    */
   async act(principal: Principal, taskId: number, action: Action) {
-    const instanceId = await this.instanceIdOf(principal, taskId);
     let viewer: Viewer | undefined;
     let command = action;
+    // Found by the task under the lock, in the same statement (a task never changes instance).
     const done = await this.o.runner.act(
       principal.tenantId,
-      instanceId,
+      { taskId },
       operatorOf(principal),
       // The engine checks an approver's edits (editableFields) and validates only what was sent.
       (ctx, current) => applyAction(ctx, current.state, command, actorOf(principal)),
       {
         taskId,
+        viewerId: principal.userId,
         guard: async (trx, loaded) => {
           viewer = await this.o.instances.viewerOf(trx, principal, loaded).catch(asTaskNotFound);
           // A withdrawal reverts the form edits its approval made: read them under the lock.
