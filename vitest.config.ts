@@ -29,11 +29,11 @@ export default defineConfig({
           // Two cores: each file starts its own platform, so two at a time is the ceiling.
           maxWorkers: 2,
           fileParallelism: true,
-          // Files share their worker's module graph (no re-import of the platform per file: about
-          // a minute a pass). A test file's module then outlives the file, and its `platform`
-          // with it: a closed test platform drops its kernel (test/helpers/platform.ts), or each
-          // would keep its embedded database (~250 MB) until the OOM killer ended the worker.
-          isolate: false,
+          // Each file in a fresh module graph. Sharing it (isolate: false) saved about a minute a
+          // pass, but something still keeps each file's closed platform reachable (its embedded
+          // database, ~250 MB): measured 2026-12-02, a worker grew ~200 MB a file, and the OOM
+          // killer ended one at 11.7 GB in CI. Share it again once that reference is found.
+          isolate: true,
         },
       },
       {
