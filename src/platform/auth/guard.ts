@@ -10,8 +10,10 @@ import {
   gatewayContextFromHeaders,
   hasGatewayHeaders,
   NONCE_TTL_MS,
+  signingKeyOf,
   type GatewayContext,
   type Principal,
+  type SigningKey,
   UNSIGNED_PAYLOAD,
 } from './principal.js';
 
@@ -80,7 +82,7 @@ async function readBody(request: FastifyRequest): Promise<Buffer> {
  */
 async function verifiedContext(
   request: FastifyRequest,
-  options: GatewayTrustOptions,
+  options: GatewayTrustOptions & { key: SigningKey },
 ): Promise<GatewayContext | null> {
   delete request.raw.headers['x-forwarded-for'];
   if (!hasGatewayHeaders(request.raw.headers)) return null;
@@ -92,7 +94,7 @@ async function verifiedContext(
   const context = gatewayContextFromHeaders(
     request.raw.headers,
     { requestId: request.id, method: request.method, path, bodySha256 },
-    options.signingSecret,
+    options.key,
   );
   if (!context) return null;
   let fresh: boolean;
@@ -118,10 +120,11 @@ function replayVerifiedBody(app: HttpApp): void {
 
 /** Verifies the gateway's signed identity headers on every request of a service. */
 export function trustGatewayHeaders(app: HttpApp, options: GatewayTrustOptions): void {
+  const trust = { ...options, key: signingKeyOf(options.signingSecret) };
   app.decorateRequest('principal', null);
   replayVerifiedBody(app);
   app.addHook('onRequest', async (request) => {
-    request.principal = (await verifiedContext(request, options))?.principal ?? null;
+    request.principal = (await verifiedContext(request, trust))?.principal ?? null;
   });
 }
 
@@ -130,9 +133,10 @@ export function trustGatewayHeaders(app: HttpApp, options: GatewayTrustOptions):
  * the gateway's signed set, verified like everywhere else; no set leaves the socket address.
  */
 export function trustGatewayClientIp(app: HttpApp, options: GatewayTrustOptions): void {
+  const trust = { ...options, key: signingKeyOf(options.signingSecret) };
   replayVerifiedBody(app);
   app.addHook('onRequest', async (request) => {
-    await verifiedContext(request, options);
+    await verifiedContext(request, trust);
   });
 }
 

@@ -11,6 +11,7 @@ import { signedUrlOf } from '../../platform/auth/guard.js';
 import {
   bodyDigest,
   signedGatewayHeaders,
+  signingKeyOf,
   stripAuthHeaders,
   UNSIGNED_PAYLOAD,
 } from '../../platform/auth/principal.js';
@@ -83,6 +84,7 @@ export async function buildGatewayApp(
   });
   if (!upstreams.auth) throw new Error('the gateway needs the auth service (AUTH_SERVICE_URL)');
   const forwardAuth = options.forwardAuth ?? new HttpForwardAuth(upstreams.auth);
+  const signingKey = signingKeyOf(settings.gateway.signingSecret);
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
@@ -196,7 +198,7 @@ export async function buildGatewayApp(
             path: signedUrlOf(upstreamUrl(route, request.url)),
             bodySha256: body ? bodyDigest(body) : UNSIGNED_PAYLOAD,
           },
-          settings.gateway.signingSecret,
+          signingKey,
         );
         // From here a failure is the service's (forward-auth above may fail on its own).
         request.upstreamService = route.service;
