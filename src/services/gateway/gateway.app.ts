@@ -10,6 +10,7 @@ import type { Settings } from '../../config/settings.js';
 import { signedUrlOf } from '../../platform/auth/guard.js';
 import {
   bodyDigest,
+  type Principal,
   signedGatewayHeaders,
   signingKeyOf,
   stripAuthHeaders,
@@ -41,6 +42,12 @@ declare module 'fastify' {
     forwardedBody: Buffer | null;
     /** True once an upstream service answered: that service records the request. */
     answeredUpstream: boolean;
+    /** Forward-auth's verdict, when it was started beside the rate limiter (local auth only). */
+    earlyPrincipal: Promise<Principal> | null;
+  }
+  interface FastifyContextConfig {
+    /** The module route a proxy route serves (set on the gateway's proxy routes only). */
+    gatewayRoute?: GatewayRoute;
   }
 }
 
@@ -83,13 +90,14 @@ export async function buildGatewayApp(
     errorTexts: options.errorTexts,
   });
   if (!upstreams.auth) throw new Error('the gateway needs the auth service (AUTH_SERVICE_URL)');
-  const forwardAuth = options.forwardAuth ?? new HttpForwardAuth(upstreams.auth);
+  const forwardAuth: ForwardAuth = options.forwardAuth ?? new HttpForwardAuth(upstreams.auth);
   const signingKey = signingKeyOf(settings.gateway.signingSecret);
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
   app.decorateRequest('forwardedBody', null);
   app.decorateRequest('answeredUpstream', false);
+  app.decorateRequest('earlyPrincipal', null);
   registerSecurityHeaders(app);
   enforceBodyLimit(app, (request) => {
     const streamed = streamedRouteOf(options.routes, request.method, request.url);
@@ -111,9 +119,18 @@ export async function buildGatewayApp(
   app.addHook('onRequest', async (request, reply) => {
     // Identity headers come only from forward-auth: whatever the client sent is dropped first.
     stripAuthHeaders(request.headers);
-    const bucket = await cache
+    const taken = cache
       .takeToken(`gw:rate:${request.ip}`, settings.gateway.rateAverage, settings.gateway.rateBurst)
       .catch(letThrough);
+    // Forward-auth in this process starts now, so its cache reads (session, user entry) go out in
+    // the rate limiter's round trip; a refused request's verdict is dropped unread.
+    const route = request.routeOptions.config.gatewayRoute;
+    if (forwardAuth.local && route && !route.isPublic?.(request.url)) {
+      const verdict = forwardAuth.verify(request);
+      verdict.catch(() => undefined);
+      request.earlyPrincipal = verdict;
+    }
+    const bucket = await taken;
     if (!bucket.allowed) {
       rateLimited?.inc();
       reply.header('retry-after', String(Math.max(1, Math.ceil(bucket.retryAfterMs / 1000))));
@@ -181,10 +198,13 @@ export async function buildGatewayApp(
       prefix: route.prefix,
       // No per-request "fetching from remote server" lines; proxy failures are still logged.
       disableRequestLogging: true,
+      config: { gatewayRoute: route },
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
         request.log = proxyLogger(request.log, reply, route.service);
-        const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
+        const principal = route.isPublic?.(request.url)
+          ? null
+          : await (request.earlyPrincipal ?? forwardAuth.verify(request));
         // A streamed upload goes on as it arrives (counted against the route's limit); the
         // signature says its body is not covered. Every other body is read whole and hashed.
         const streamed = streamedRouteOf([route], request.method, request.url) !== undefined;

@@ -112,6 +112,8 @@ export interface IdentityDirectory {
 
 /** Bounds staleness when an invalidation is missed (separate processes without Redis). */
 const USER_CACHE_TTL_MS = 30_000;
+/** Users whose last parsed entry this process keeps (the oldest is dropped beyond it). */
+const PARSED_ENTRIES = 10_000;
 
 export const userCacheKey = (userId: number) => `iam:user:${userId}`;
 
@@ -130,10 +132,37 @@ export async function invalidateUsers(
   });
 }
 
+/**
+ * The parsed form of each user's cached entry, kept beside the text it was parsed from: forward-
+ * auth and `/me` read the entry on every request, and while the text is unchanged the parse
+ * would give the same user. Entries are frozen, since every caller shares them.
+ */
+class ParsedEntries {
+  private readonly entries = new Map<number, { text: string; user: DirectoryUser }>();
+
+  of(userId: number, text: string): DirectoryUser {
+    const known = this.entries.get(userId);
+    if (known?.text === text) return known.user;
+    return this.keep(userId, text, JSON.parse(text) as DirectoryUser);
+  }
+
+  keep(userId: number, text: string, user: DirectoryUser): DirectoryUser {
+    Object.freeze(user.roles);
+    Object.freeze(user.permissions);
+    Object.freeze(user);
+    this.entries.delete(userId);
+    // Oldest first: Map keeps insertion order.
+    if (this.entries.size >= PARSED_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(userId, { text, user });
+    return user;
+  }
+}
+
 export function createIdentityDirectory(
   db: Kysely<IdentityTables>,
   cache: LookasideCache,
 ): IdentityDirectory {
+  const parsed = new ParsedEntries();
   return {
     tenant: (tenantId, on) =>
       // Any handle of the shared database reaches identity's tables: read them on the caller's.
@@ -156,7 +185,7 @@ export function createIdentityDirectory(
 
     async findUser(userId, options) {
       const cached = options?.fresh ? null : await cache.get(userCacheKey(userId));
-      if (cached) return JSON.parse(cached) as DirectoryUser;
+      if (cached) return parsed.of(userId, cached);
       const row = await db
         .selectFrom('iam_users')
         .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
@@ -191,8 +220,9 @@ export function createIdentityDirectory(
         roles: roles.map((r) => r.code).sort(),
         permissions: normalizePermissions(roles.flatMap((r) => r.permissions)),
       };
-      await cache.set(userCacheKey(userId), JSON.stringify(result), USER_CACHE_TTL_MS);
-      return result;
+      const text = JSON.stringify(result);
+      await cache.set(userCacheKey(userId), text, USER_CACHE_TTL_MS);
+      return parsed.keep(userId, text, result);
     },
 
     async passwordHashOf(userId) {
