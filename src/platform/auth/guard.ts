@@ -5,6 +5,7 @@ import type { Cache } from '../cache/cache.js';
 import { BODY_LIMIT_BYTES, type HttpApp } from '../http/server.js';
 import { AppError, ERROR_CODES } from '../errors.js';
 import { normalizePath } from '../http/request-path.js';
+import { takeHandedOver } from './hand-over.js';
 import {
   bodyDigest,
   gatewayContextFromHeaders,
@@ -37,6 +38,8 @@ export function signedUrlOf(url: string): string {
 }
 
 const EMPTY_BODY = Buffer.alloc(0);
+/** Methods whose body Fastify never parses. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 
 export interface GatewayTrustOptions {
   signingSecret: string;
@@ -67,7 +70,11 @@ async function readBody(request: FastifyRequest): Promise<Buffer> {
     if (size > BODY_LIMIT_BYTES) throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
     chunks.push(chunk as Buffer);
   }
-  const body = Buffer.concat(chunks, size);
+  return keepVerifiedBody(request, Buffer.concat(chunks, size));
+}
+
+/** The body the route will parse, in place of the spent stream (see `readBody`). */
+function keepVerifiedBody(request: FastifyRequest, body: Buffer): Buffer {
   request.verifiedBody = body;
   (request.raw as IncomingMessage & { body?: Buffer }).body = body;
   return body;
@@ -85,6 +92,13 @@ async function verifiedContext(
   options: GatewayTrustOptions & { key: SigningKey },
 ): Promise<GatewayContext | null> {
   delete request.raw.headers['x-forwarded-for'];
+  // Handed over by the gateway in this process: vouched for by the marker, nothing to verify.
+  const handed = takeHandedOver(request.raw);
+  if (handed) {
+    keepVerifiedBody(request, handed.body);
+    request.raw.headers['x-forwarded-for'] = handed.clientIp;
+    return handed;
+  }
   if (!hasGatewayHeaders(request.raw.headers)) return null;
   const path = signedUrlOf(request.url);
   // A streamed route's body is not read here (it may be far beyond the body limit); the set
@@ -113,9 +127,12 @@ async function verifiedContext(
 /** Hands the body read for verification to Fastify's parsers (the raw stream is spent). */
 function replayVerifiedBody(app: HttpApp): void {
   app.decorateRequest('verifiedBody', null);
-  app.addHook('preParsing', async (request, _reply, payload) =>
-    request.verifiedBody ? Readable.from([request.verifiedBody], { objectMode: false }) : payload,
-  );
+  // A callback hook: no promise per request. A GET's (empty) body is never parsed: left as is.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const body = request.verifiedBody;
+    if (!body || (body.length === 0 && BODYLESS.has(request.method))) done(null, payload);
+    else done(null, Readable.from([body], { objectMode: false }));
+  });
 }
 
 /** Verifies the gateway's signed identity headers on every request of a service. */
