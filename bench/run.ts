@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
@@ -57,6 +58,22 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU time the servers' process spent per answered request (user + system), µs; NaN: unknown. */
+  cpuUs: number;
+}
+
+/**
+ * CPU time the servers' process has used so far, in ms (user + system, from /proc; NaN where
+ * there is none). On a shared machine throughput moves with the neighbours' load; the CPU a
+ * request costs moves much less, so it is the steadier figure to compare changes with.
+ */
+function serversCpuMs(): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 async function load(
@@ -74,7 +91,9 @@ async function load(
   // Headers made per request: a signed set is accepted once.
   const requests = [{ setupRequest: (request: object) => ({ ...request, headers: headers() }) }];
   await autocannon({ url, ...shape, duration: WARMUP_S, requests });
+  const cpuBefore = serversCpuMs();
   const r = await autocannon({ url, ...shape, duration: DURATION_S, requests });
+  const cpuMs = serversCpuMs() - cpuBefore;
   return {
     name,
     rps: Math.round(r.requests.average),
@@ -82,6 +101,7 @@ async function load(
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
+    cpuUs: Math.round((cpuMs * 1000) / Math.max(1, r.requests.total)),
   };
 }
 
@@ -182,10 +202,12 @@ try {
   console.log(
     `database ${servers.database}, cache ${servers.cache}, ${CONNECTIONS} connections, ${DURATION_S}s per target after ${WARMUP_S}s warm-up, median of ${ROUNDS} interleaved rounds\n`,
   );
-  console.log('| target | req/s | p50 ms | p99 ms | non-2xx | errors |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('| target | req/s | p50 ms | p99 ms | non-2xx | errors | server CPU µs/req |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results)
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
+    console.log(
+      `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${Number.isNaN(r.cpuUs) ? '-' : r.cpuUs} |`,
+    );
   const ratio = gateway.rps / hop.rps;
   const addedP50 = gatewayP50 - directP50;
   const us = (ms: number) => `${Math.round(ms * 1000)} µs`;

@@ -12,11 +12,14 @@ import {
   HttpForwardAuth,
   LocalForwardAuth,
   type GatewayRoute,
+  type InProcessService,
 } from './services/gateway/index.js';
 
 /**
  * The front door: proxies to the services of this process, or else to `*_SERVICE_URL`;
- * forward-auth is a function call when the auth service runs here, else an HTTP request.
+ * forward-auth is a function call when the auth service runs here, else an HTTP request. `apps`
+ * are the service apps of this process, which requests are handed to in process
+ * (GATEWAY_IN_PROCESS=1; off by default).
  */
 export async function startGateway(
   settings: Settings,
@@ -25,6 +28,7 @@ export async function startGateway(
   local: Readonly<Record<string, string>>,
   routes: readonly GatewayRoute[],
   verifyBearer: BearerVerifier | undefined,
+  apps: Readonly<Record<string, InProcessService>> = {},
 ) {
   // Alone, the gateway fronts the services whose *_SERVICE_URL is set (and only those).
   const upstreams = kernel
@@ -46,6 +50,8 @@ export async function startGateway(
     metrics,
     operationLog: kernel?.operationLog ?? recording?.recorder,
     errorTexts: kernel?.errorTexts,
+    // Without GATEWAY_IN_PROCESS they go over loopback HTTP like remote services.
+    inProcess: settings.gateway.inProcess ? apps : undefined,
     forwardAuth:
       local.auth && verifyBearer
         ? new LocalForwardAuth(verifyBearer)

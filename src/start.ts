@@ -237,6 +237,7 @@ export async function startProcess(
     const serviceUrls: Partial<Record<ServiceName, string>> = {};
     const jobs: string[] = [];
     const instances: ServiceInstance[] = [];
+    const apps: Record<string, ServiceInstance['app']> = {};
     let providers: Providers | undefined;
     if (plan.services.length > 0) {
       const opened = await openKernel(settings, logger);
@@ -249,6 +250,7 @@ export async function startProcess(
       for (const name of plan.services) {
         const service = await moduleOf(name).build(opened, fitted);
         instances.push(service);
+        apps[name] = service.app;
         closers.unshift(() => service.app.close());
         const port = together ? 0 : settings.http.servicePort || SERVICE_PORTS[name];
         // Together, a service is this process's gateway's private upstream: exclusive, so that
@@ -270,6 +272,7 @@ export async function startProcess(
         serviceUrls,
         GATEWAY_ROUTES,
         providers?.verifyBearer,
+        apps,
       );
       closers.unshift(front.close);
       url = front.url;

@@ -50,6 +50,8 @@ export const coreEnv = {
   GATEWAY_RATE_AVERAGE: int(100, 1),
   GATEWAY_RATE_BURST: int(200, 1),
   GATEWAY_UPSTREAM_TIMEOUT: duration('60s'),
+  /** All-in-one mode: the gateway hands requests to the services in process, not over loopback. */
+  GATEWAY_IN_PROCESS: bool(false),
   GATEWAY_TRUST_PROXY: z
     .string()
     .optional()

@@ -120,6 +120,8 @@ function shapeCore(env: CoreEnv, source: NodeJS.ProcessEnv) {
       rateAverage: env.GATEWAY_RATE_AVERAGE,
       rateBurst: env.GATEWAY_RATE_BURST,
       upstreamTimeoutMs: env.GATEWAY_UPSTREAM_TIMEOUT,
+      /** Requests to the services of the gateway's own process are handed over in process. */
+      inProcess: env.GATEWAY_IN_PROCESS,
       trustProxy: env.GATEWAY_TRUST_PROXY,
       consoleDir: env.CONSOLE_DIR,
     },

@@ -5,13 +5,16 @@ import type { Cache } from '../cache/cache.js';
 import { BODY_LIMIT_BYTES, type HttpApp } from '../http/server.js';
 import { AppError, ERROR_CODES } from '../errors.js';
 import { normalizePath } from '../http/request-path.js';
+import { takeHandedOver } from './hand-over.js';
 import {
   bodyDigest,
   gatewayContextFromHeaders,
   hasGatewayHeaders,
   NONCE_TTL_MS,
+  signingKeyOf,
   type GatewayContext,
   type Principal,
+  type SigningKey,
   UNSIGNED_PAYLOAD,
 } from './principal.js';
 
@@ -35,6 +38,8 @@ export function signedUrlOf(url: string): string {
 }
 
 const EMPTY_BODY = Buffer.alloc(0);
+/** Methods whose body Fastify never parses. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 
 export interface GatewayTrustOptions {
   signingSecret: string;
@@ -65,7 +70,11 @@ async function readBody(request: FastifyRequest): Promise<Buffer> {
     if (size > BODY_LIMIT_BYTES) throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
     chunks.push(chunk as Buffer);
   }
-  const body = Buffer.concat(chunks, size);
+  return keepVerifiedBody(request, Buffer.concat(chunks, size));
+}
+
+/** The body the route will parse, in place of the spent stream (see `readBody`). */
+function keepVerifiedBody(request: FastifyRequest, body: Buffer): Buffer {
   request.verifiedBody = body;
   (request.raw as IncomingMessage & { body?: Buffer }).body = body;
   return body;
@@ -80,9 +89,16 @@ async function readBody(request: FastifyRequest): Promise<Buffer> {
  */
 async function verifiedContext(
   request: FastifyRequest,
-  options: GatewayTrustOptions,
+  options: GatewayTrustOptions & { key: SigningKey },
 ): Promise<GatewayContext | null> {
   delete request.raw.headers['x-forwarded-for'];
+  // Handed over by the gateway in this process: vouched for by the marker, nothing to verify.
+  const handed = takeHandedOver(request.raw);
+  if (handed) {
+    keepVerifiedBody(request, handed.body);
+    request.raw.headers['x-forwarded-for'] = handed.clientIp;
+    return handed;
+  }
   if (!hasGatewayHeaders(request.raw.headers)) return null;
   const path = signedUrlOf(request.url);
   // A streamed route's body is not read here (it may be far beyond the body limit); the set
@@ -92,7 +108,7 @@ async function verifiedContext(
   const context = gatewayContextFromHeaders(
     request.raw.headers,
     { requestId: request.id, method: request.method, path, bodySha256 },
-    options.signingSecret,
+    options.key,
   );
   if (!context) return null;
   let fresh: boolean;
@@ -111,17 +127,21 @@ async function verifiedContext(
 /** Hands the body read for verification to Fastify's parsers (the raw stream is spent). */
 function replayVerifiedBody(app: HttpApp): void {
   app.decorateRequest('verifiedBody', null);
-  app.addHook('preParsing', async (request, _reply, payload) =>
-    request.verifiedBody ? Readable.from([request.verifiedBody], { objectMode: false }) : payload,
-  );
+  // A callback hook: no promise per request. A GET's (empty) body is never parsed: left as is.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const body = request.verifiedBody;
+    if (!body || (body.length === 0 && BODYLESS.has(request.method))) done(null, payload);
+    else done(null, Readable.from([body], { objectMode: false }));
+  });
 }
 
 /** Verifies the gateway's signed identity headers on every request of a service. */
 export function trustGatewayHeaders(app: HttpApp, options: GatewayTrustOptions): void {
+  const trust = { ...options, key: signingKeyOf(options.signingSecret) };
   app.decorateRequest('principal', null);
   replayVerifiedBody(app);
   app.addHook('onRequest', async (request) => {
-    request.principal = (await verifiedContext(request, options))?.principal ?? null;
+    request.principal = (await verifiedContext(request, trust))?.principal ?? null;
   });
 }
 
@@ -130,9 +150,10 @@ export function trustGatewayHeaders(app: HttpApp, options: GatewayTrustOptions):
  * the gateway's signed set, verified like everywhere else; no set leaves the socket address.
  */
 export function trustGatewayClientIp(app: HttpApp, options: GatewayTrustOptions): void {
+  const trust = { ...options, key: signingKeyOf(options.signingSecret) };
   replayVerifiedBody(app);
   app.addHook('onRequest', async (request) => {
-    await verifiedContext(request, options);
+    await verifiedContext(request, trust);
   });
 }
 

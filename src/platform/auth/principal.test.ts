@@ -1,13 +1,16 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import {
   bodyDigest,
+  EMPTY_BODY_SHA256,
   hasPermission,
   mayManageUser,
   missingPermissions,
   normalizePermissions,
   gatewayContextFromHeaders,
   signedGatewayHeaders,
+  signingKeyOf,
   stripAuthHeaders,
   type GatewayContext,
   type Principal,
@@ -142,6 +145,25 @@ describe('signed identity headers', () => {
     const headers: Record<string, string> = signed();
     delete headers['x-auth-permissions'];
     expect(() => gatewayContextFromHeaders(headers, TARGET, SECRET)).toThrow(/untrusted/);
+  });
+
+  it('verify the same with the key imported once as with the secret itself', () => {
+    const key = signingKeyOf(SECRET);
+    const context = { principal, clientIp: '203.0.113.7' };
+    const now = Date.now();
+    const bySecret = signedGatewayHeaders(context, TARGET, SECRET, now, 'nonce-1');
+    const byKey = signedGatewayHeaders(context, TARGET, key, now, 'nonce-1');
+    expect(byKey).toEqual(bySecret);
+    expect(gatewayContextFromHeaders(bySecret, TARGET, key)?.principal).toEqual(principal);
+    expect(() => gatewayContextFromHeaders(bySecret, TARGET, signingKeyOf('other'))).toThrow(
+      /untrusted/,
+    );
+  });
+
+  it('digest an empty body as SHA-256 of no bytes', () => {
+    expect(EMPTY_BODY_SHA256).toBe(createHash('sha256').update(Buffer.alloc(0)).digest('hex'));
+    expect(bodyDigest(new Uint8Array(0))).toBe(EMPTY_BODY_SHA256);
+    expect(bodyDigest(Buffer.from('{}'))).toBe(createHash('sha256').update('{}').digest('hex'));
   });
 
   it('refuse headers signed with another key', () => {

@@ -1,4 +1,11 @@
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  randomUUID,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError, ERROR_CODES } from '../errors.js';
 
@@ -77,10 +84,26 @@ export interface SignedTarget {
  */
 export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 
+/** SHA-256 of no bytes, hex: the digest of every request without a body (most of them). */
+export const EMPTY_BODY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 /** SHA-256 of a request body, hex: what a signature binds the body with. */
 export function bodyDigest(body: Uint8Array): string {
+  if (body.length === 0) return EMPTY_BODY_SHA256;
   return createHash('sha256').update(body).digest('hex');
 }
+
+/**
+ * The HMAC key of the `X-Auth-*` headers, imported once: given the secret as a string, Node
+ * prepares a key from it on every signature (the gateway signs, and a service verifies, one set
+ * per request). Both ends make theirs when they are built.
+ */
+export function signingKeyOf(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
+/** The signing secret as configured, or the key made from it once (`signingKeyOf`). */
+export type SigningKey = string | KeyObject;
 
 /** What the gateway vouches for on a proxied request. */
 export interface GatewayContext {
@@ -134,7 +157,7 @@ export function stripAuthHeaders(headers: IncomingHttpHeaders): void {
   }
 }
 
-function sign(secret: string, target: SignedTarget, values: (string | undefined)[]): string {
+function sign(secret: SigningKey, target: SignedTarget, values: (string | undefined)[]): string {
   // JSON keeps the fields apart whatever they contain (a path may hold any decoded character).
   return createHmac('sha256', secret)
     .update(
@@ -166,7 +189,7 @@ function principalValues(p: Principal): string[] {
 export function signedGatewayHeaders(
   context: GatewayContext,
   target: SignedTarget,
-  secret: string,
+  secret: SigningKey,
   now = Date.now(),
   nonce: string = randomUUID(),
 ): Record<string, string> {
@@ -221,7 +244,7 @@ export function hasGatewayHeaders(headers: IncomingHttpHeaders): boolean {
 export function gatewayContextFromHeaders(
   headers: IncomingHttpHeaders,
   target: SignedTarget,
-  secret: string,
+  secret: SigningKey,
   now = Date.now(),
 ): VerifiedGatewayContext | null {
   if (!hasGatewayHeaders(headers)) return null;

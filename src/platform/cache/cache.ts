@@ -190,6 +190,10 @@ class RedisCache implements Cache {
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      // The commands issued in one turn of the event loop go out as one pipeline: a request's
+      // rate-limit token, session and user entry share one round trip (and concurrent requests
+      // share writes) instead of each waiting for its own.
+      enableAutoPipelining: true,
     });
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
     redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });

@@ -25,6 +25,7 @@ import { discardRestOfBody } from './body-limit.js';
 import { handleClientError, handleError } from './error-handler.js';
 import type { ErrorTextLookup } from './error-texts.js';
 import { withStatementTally, type StatementTally } from '../db/statements.js';
+import { lazyChildLogger } from '../logging/request-logger.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -71,6 +72,9 @@ export function hasNulInQuery(url: string): boolean {
 export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const app = Fastify({
     loggerInstance: options.logger.child({ service: options.service }),
+    // A request's logger (with its id) is made only when something logs through it.
+    childLoggerFactory: (logger, bindings, childOptions) =>
+      lazyChildLogger(logger as Logger, bindings, childOptions),
     genReqId: requestIdOf,
     logController: new LogController({
       requestIdLogLabel: 'request_id',

@@ -36,6 +36,15 @@ const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set([
   'POST /api/v1/logout',
 ]);
 
+/**
+ * The user entry a principal was made from, kept on the principal forward-auth returns. In
+ * all-in-one mode that very object reaches the service's routes (handed over in process), and
+ * `/me` answers from it instead of reading the entry again; a principal rebuilt from signed
+ * headers (over HTTP) has none.
+ */
+const USER_ENTRY = Symbol('auth.user-entry');
+type WithUserEntry = Principal & { [USER_ENTRY]?: AuthUser };
+
 export type { LoginType, RequestContext } from './login-events.js';
 export type { LoginInput, SignedIn } from './sign-in-checks.js';
 
@@ -262,7 +271,7 @@ export class AuthService {
     if (user.must_change_password && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(`${method} ${path}`)) {
       throw new AppError(ERROR_CODES.PASSWORD_CHANGE_REQUIRED);
     }
-    return {
+    const principal: WithUserEntry = {
       userId: user.id,
       tenantId: user.tenant_id,
       username: user.username,
@@ -272,10 +281,15 @@ export class AuthService {
       permissions: user.permissions,
       sessionId: claims.sessionId,
     };
+    // Not enumerable: the principal's own fields stay what they were for every other reader.
+    Object.defineProperty(principal, USER_ENTRY, { value: user });
+    return principal;
   }
 
+  /** The caller as forward-auth saw them in this request, or as the directory has them now. */
   async me(principal: Principal) {
-    return userViewOf(await this.requireUser(principal.userId));
+    const entry = (principal as WithUserEntry)[USER_ENTRY];
+    return userViewOf(entry ?? (await this.requireUser(principal.userId)));
   }
 
   /**

@@ -10,6 +10,12 @@ const UNAVAILABLE_TEXT = 'authentication service unavailable';
 export interface ForwardAuth {
   /** The verified principal; the auth service's 401/403 verdict passes through unchanged. */
   verify(request: FastifyRequest): Promise<Principal>;
+  /**
+   * True when `verify` is a call into the auth service in this process (no request to it): the
+   * gateway then starts it beside the rate limiter, so their cache reads share one round trip.
+   * A request to a remote auth service waits for the rate limiter's verdict. Default false.
+   */
+  readonly local?: boolean;
   close(): Promise<void>;
 }
 
@@ -22,6 +28,8 @@ export type VerifyFunction = (
 
 /** All-in-one mode: the auth service runs in this process, so ask it without an HTTP round trip. */
 export class LocalForwardAuth implements ForwardAuth {
+  readonly local = true;
+
   constructor(private readonly verifyToken: VerifyFunction) {}
 
   verify(request: FastifyRequest): Promise<Principal> {

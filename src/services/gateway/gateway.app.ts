@@ -1,6 +1,6 @@
 import type { ErrorTextLookup } from '../../platform/http/error-texts.js';
 import { readFile } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,24 +8,28 @@ import { Agent, request as undiciRequest } from 'undici';
 import type { ServiceRoute } from '../../platform/module.js';
 import type { Settings } from '../../config/settings.js';
 import { signedUrlOf } from '../../platform/auth/guard.js';
+import type { HandedOver } from '../../platform/auth/hand-over.js';
 import {
   bodyDigest,
+  type Principal,
   signedGatewayHeaders,
+  signingKeyOf,
   stripAuthHeaders,
   UNSIGNED_PAYLOAD,
 } from '../../platform/auth/principal.js';
 import type { Cache } from '../../platform/cache/cache.js';
 import { failOpenHandler } from '../../platform/cache/fail-open.js';
-import { DISCARD_LIMIT_BYTES } from '../../platform/http/body-limit.js';
 import { AppError, ERROR_CODES } from '../../platform/errors.js';
 import { BODY_LIMIT_BYTES, createHttpApp, type HttpApp } from '../../platform/http/server.js';
 import type { ServiceMetrics } from '../../platform/metrics/metrics.js';
 import type { OperationLogRecorder } from '../../platform/audit/operation-log.js';
 import { recordOperationLogs } from '../../platform/audit/operation-log-hook.js';
 import type { Logger } from 'pino';
+import { enforceBodyLimit } from './body-limit.js';
 import { registerConsole } from './console.js';
 import { HttpForwardAuth, type ForwardAuth } from './forward-auth.js';
 import { withoutHopByHopHeaders } from './hop-by-hop.js';
+import { handOff, type InProcessService } from './in-process.js';
 import { proxyLogger } from './proxy-log.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
@@ -40,6 +44,14 @@ declare module 'fastify' {
     forwardedBody: Buffer | null;
     /** True once an upstream service answered: that service records the request. */
     answeredUpstream: boolean;
+    /** Forward-auth's verdict, when it was started beside the rate limiter (local auth only). */
+    earlyPrincipal: Promise<Principal> | null;
+    /** Set when the request goes to a service in this process: what the gateway vouches for. */
+    handedOver: HandedOver | null;
+  }
+  interface FastifyContextConfig {
+    /** The module route a proxy route serves (set on the gateway's proxy routes only). */
+    gatewayRoute?: GatewayRoute;
   }
 }
 
@@ -68,6 +80,13 @@ export interface GatewayOptions {
   operationLog?: OperationLogRecorder | undefined;
   /** Administrators' texts for the envelope's `message` (the kernel's, when one runs here). */
   errorTexts?: ErrorTextLookup | undefined;
+  /**
+   * The service apps running in this process, by name (all-in-one mode with
+   * GATEWAY_IN_PROCESS): their requests are handed over in process (`handOff`) instead of sent
+   * over loopback HTTP, except streamed uploads and the bare-path aliases. Default: none, every
+   * request goes over HTTP to `upstreams`.
+   */
+  inProcess?: Partial<Record<string, InProcessService>> | undefined;
 }
 
 export async function buildGatewayApp(
@@ -82,12 +101,15 @@ export async function buildGatewayApp(
     errorTexts: options.errorTexts,
   });
   if (!upstreams.auth) throw new Error('the gateway needs the auth service (AUTH_SERVICE_URL)');
-  const forwardAuth = options.forwardAuth ?? new HttpForwardAuth(upstreams.auth);
+  const forwardAuth: ForwardAuth = options.forwardAuth ?? new HttpForwardAuth(upstreams.auth);
+  const signingKey = signingKeyOf(settings.gateway.signingSecret);
   const openapi = await readFile(OPENAPI_FILE, 'utf8').catch(() => null);
 
   app.decorateRequest('gatewayAuthHeaders', null);
   app.decorateRequest('forwardedBody', null);
   app.decorateRequest('answeredUpstream', false);
+  app.decorateRequest('earlyPrincipal', null);
+  app.decorateRequest('handedOver', null);
   registerSecurityHeaders(app);
   enforceBodyLimit(app, (request) => {
     const streamed = streamedRouteOf(options.routes, request.method, request.url);
@@ -109,9 +131,18 @@ export async function buildGatewayApp(
   app.addHook('onRequest', async (request, reply) => {
     // Identity headers come only from forward-auth: whatever the client sent is dropped first.
     stripAuthHeaders(request.headers);
-    const bucket = await cache
+    const taken = cache
       .takeToken(`gw:rate:${request.ip}`, settings.gateway.rateAverage, settings.gateway.rateBurst)
       .catch(letThrough);
+    // Forward-auth in this process starts now, so its cache reads (session, user entry) go out in
+    // the rate limiter's round trip; a refused request's verdict is dropped unread.
+    const route = request.routeOptions.config.gatewayRoute;
+    if (forwardAuth.local && route && !route.isPublic?.(request.url)) {
+      const verdict = forwardAuth.verify(request);
+      verdict.catch(() => undefined);
+      request.earlyPrincipal = verdict;
+    }
+    const bucket = await taken;
     if (!bucket.allowed) {
       rateLimited?.inc();
       reply.header('retry-after', String(Math.max(1, Math.ceil(bucket.retryAfterMs / 1000))));
@@ -173,20 +204,33 @@ export async function buildGatewayApp(
   for (const route of options.routes) {
     const upstream = upstreams[route.service];
     if (!upstream) continue;
+    // In this process, and answering on the client's own path: handed over, not proxied. A
+    // bare-path alias keeps the hop, since the proxy rewrites the Location of its answers.
+    const local = route.rewritePrefix ? undefined : options.inProcess?.[route.service];
     await app.register(httpProxy, {
       upstream,
       undici: upstreamAgent,
       prefix: route.prefix,
       // No per-request "fetching from remote server" lines; proxy failures are still logged.
       disableRequestLogging: true,
+      config: { gatewayRoute: route },
       rewritePrefix: route.rewritePrefix ?? route.prefix,
       preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-        request.log = proxyLogger(request.log, reply, route.service);
-        const principal = route.isPublic?.(request.url) ? null : await forwardAuth.verify(request);
+        const principal = route.isPublic?.(request.url)
+          ? null
+          : await (request.earlyPrincipal ?? forwardAuth.verify(request));
         // A streamed upload goes on as it arrives (counted against the route's limit); the
         // signature says its body is not covered. Every other body is read whole and hashed.
         const streamed = streamedRouteOf([route], request.method, request.url) !== undefined;
-        const body = streamed ? null : await readForwardedBody(request);
+        if (local && !streamed) {
+          // Handed over in this process: what a signed set would carry, under the marker.
+          const body = await readForwardedBody(request, { replay: false });
+          request.handedOver = { principal, clientIp: request.ip, body };
+          return;
+        }
+        // Over HTTP (an upload streams over loopback even in this process).
+        request.log = proxyLogger(request.log, reply, route.service);
+        const body = streamed ? null : await readForwardedBody(request, { replay: true });
         // Public routes get a signed set too: it carries the client address the services use.
         request.gatewayAuthHeaders = signedGatewayHeaders(
           { principal, clientIp: request.ip },
@@ -196,11 +240,21 @@ export async function buildGatewayApp(
             path: signedUrlOf(upstreamUrl(route, request.url)),
             bodySha256: body ? bodyDigest(body) : UNSIGNED_PAYLOAD,
           },
-          settings.gateway.signingSecret,
+          signingKey,
         );
         // From here a failure is the service's (forward-auth above may fail on its own).
         request.upstreamService = route.service;
       },
+      handler: (request, reply, dest, replyOptions) =>
+        local && request.handedOver
+          ? handOff(request, reply, {
+              name: route.service,
+              service: local,
+              dest,
+              context: request.handedOver,
+              timeoutMs: settings.gateway.upstreamTimeoutMs,
+            })
+          : reply.from(dest, replyOptions),
       replyOptions: {
         // Never resent: a retry would carry the same signed set, which the service refuses as a
         // replay (the library would otherwise retry a GET answered 503 up to ten times).
@@ -246,18 +300,22 @@ export async function buildGatewayApp(
 const NO_BODY = Buffer.alloc(0);
 
 /**
- * Reads the body the proxy will forward, whole, before anything goes upstream: the signature in
- * the request headers binds its digest. It is bounded by the body limit (the counting stream
- * fails past it, answered 413), so at most 1 MiB per request in flight is held; the proxy then
- * sends these bytes instead of the client's stream.
+ * Reads the body the service will get, whole, before anything goes to it: the signature in the
+ * request headers binds its digest (over HTTP), or it is handed over with the request (in this
+ * process). It is bounded by the body limit (the counting stream fails past it, answered 413),
+ * so at most 1 MiB per request in flight is held. With `replay` the proxy then sends these bytes
+ * instead of the client's stream.
  */
-async function readForwardedBody(request: FastifyRequest): Promise<Buffer> {
+async function readForwardedBody(
+  request: FastifyRequest,
+  { replay }: { replay: boolean },
+): Promise<Buffer> {
   if (!(request.body instanceof Readable)) return NO_BODY;
   const chunks: Buffer[] = [];
   for await (const chunk of request.body) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);
   request.forwardedBody = body;
-  request.body = Readable.from([body], { objectMode: false });
+  if (replay) request.body = Readable.from([body], { objectMode: false });
   return body;
 }
 
@@ -291,44 +349,6 @@ function streamedLength(request: {
 function upstreamUrl(route: GatewayRoute, url: string): string {
   if (!route.rewritePrefix || !url.startsWith(route.prefix)) return url;
   return route.rewritePrefix + url.slice(route.prefix.length);
-}
-
-/**
- * The proxy streams bodies, so Fastify's body limit does not apply to them: count the bytes on
- * the way through and fail the stream with a 413 (the proxy reports it as the error's cause)
- * instead of letting the upstream cut the connection, which would surface as a 500. The error
- * handler then reads and drops the rest of the body (up to a bound) so the client can read the
- * 413 instead of seeing its upload reset.
- */
-function enforceBodyLimit(app: HttpApp, limitOf: (request: FastifyRequest) => number) {
-  app.addHook('onRequest', async (request, reply) => {
-    const length = Number(request.headers['content-length'] ?? 0);
-    if (length > limitOf(request)) {
-      // More than the handler would read and drop: the connection cannot be reused.
-      if (length > DISCARD_LIMIT_BYTES) reply.header('connection', 'close');
-      throw new AppError(ERROR_CODES.BODY_TOO_LARGE);
-    }
-  });
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    const hasBody =
-      request.headers['transfer-encoding'] !== undefined ||
-      Number(request.headers['content-length'] ?? 0) > 0;
-    if (!hasBody) return payload;
-    const limit = limitOf(request);
-    let seen = 0;
-    return payload.pipe(
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          seen += chunk.length;
-          if (seen > limit) {
-            callback(new AppError(ERROR_CODES.BODY_TOO_LARGE));
-            return;
-          }
-          callback(null, chunk);
-        },
-      }),
-    );
-  });
 }
 
 async function probe(url: string): Promise<{ status: 'ready' | 'down'; latency_ms: number }> {
