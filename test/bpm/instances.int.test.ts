@@ -218,13 +218,14 @@ describe('a flow-form instance', () => {
     }
   });
 
-  raceIt('completes an OR node once when two approvers approve at the same instant', async () => {
+  /** Two approvers of one node, both approving while the instance's row is locked. */
+  async function approveAtOnce(mode: 'or' | 'and') {
     const [initiator, a, b] = [
       await createUserWith(platform, []),
       await createUserWith(platform, []),
       await createUserWith(platform, []),
     ];
-    const def = await publish(singleApproval([a.id, b.id], 'or'));
+    const def = await publish(singleApproval([a.id, b.id], mode));
     const instance = (await start(initiator, def.key)).body.data;
     const [ta, tb] = [await pendingTaskOf(a, instance.id), await pendingTaskOf(b, instance.id)];
     const results = await raceOnRowLock(
@@ -238,6 +239,11 @@ describe('a flow-form instance', () => {
         ]),
       2,
     );
+    return { initiator, a, b, instance, ta, tb, results };
+  }
+
+  raceIt('completes an OR node once when two approvers approve at the same instant', async () => {
+    const { initiator, a, b, instance, ta, tb, results } = await approveAtOnce('or');
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const timeline = await platform.call('GET', `/api/v1/bpm/instances/${instance.id}/timeline`, {
       token: initiator.token,
@@ -267,25 +273,7 @@ describe('a flow-form instance', () => {
   raceIt('completes an AND node when its two approvers approve at the same instant', async () => {
     // The second approval waits for the first one's row lock, then must see the first one's
     // task done: reading the tasks from before the wait would leave the node open for good.
-    const [initiator, a, b] = [
-      await createUserWith(platform, []),
-      await createUserWith(platform, []),
-      await createUserWith(platform, []),
-    ];
-    const def = await publish(singleApproval([a.id, b.id], 'and'));
-    const instance = (await start(initiator, def.key)).body.data;
-    const [ta, tb] = [await pendingTaskOf(a, instance.id), await pendingTaskOf(b, instance.id)];
-    const results = await raceOnRowLock(
-      platform.settings.database.url,
-      'SELECT id FROM bpm_instances WHERE id = $1 FOR UPDATE',
-      [instance.id],
-      () =>
-        Promise.all([
-          platform.call('POST', `/api/v1/bpm/tasks/${ta.id}/approve`, { token: a.token, body: {} }),
-          platform.call('POST', `/api/v1/bpm/tasks/${tb.id}/approve`, { token: b.token, body: {} }),
-        ]),
-      2,
-    );
+    const { initiator, instance, results } = await approveAtOnce('and');
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     const detail = await platform.call('GET', `/api/v1/bpm/instances/${instance.id}`, {
       token: initiator.token,

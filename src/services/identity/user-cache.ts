@@ -5,6 +5,7 @@ import { normalizePermissions } from '../../platform/auth/principal.js';
 import { DependencyDownError } from '../../platform/dependency-errors.js';
 import type { DirectoryUser } from './directory.js';
 import type { IdentityDb } from './identity.tables.js';
+import { USER_COLUMNS } from './users/users.repo.js';
 
 /**
  * The user cache: one entry per user (`iam:user:<id>`), read by forward-auth and by the engine's
@@ -42,15 +43,7 @@ export async function loadUsers(db: IdentityDb, ids: readonly number[]): Promise
     .selectFrom('iam_users')
     .innerJoin('iam_tenants', 'iam_tenants.id', 'iam_users.tenant_id')
     .select((eb) => [
-      'iam_users.id',
-      'iam_users.tenant_id',
-      'iam_users.username',
-      'iam_users.nickname',
-      'iam_users.email',
-      'iam_users.dept_id',
-      'iam_users.status',
-      'iam_users.is_platform_admin',
-      'iam_users.must_change_password',
+      ...USER_COLUMNS,
       'iam_users.session_version',
       'iam_tenants.status as tenant_status',
       jsonArrayFrom(

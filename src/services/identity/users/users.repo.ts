@@ -46,19 +46,24 @@ export interface UserPatch {
 
 export const USERNAME_CONSTRAINT = 'iam_users_tenant_username';
 
+/** The columns every read of a user carries, here and in the user cache. */
+export const USER_COLUMNS = [
+  'iam_users.id',
+  'iam_users.tenant_id',
+  'iam_users.username',
+  'iam_users.nickname',
+  'iam_users.email',
+  'iam_users.dept_id',
+  'iam_users.status',
+  'iam_users.is_platform_admin',
+  'iam_users.must_change_password',
+] as const;
+
 function selectUsers(db: IdentityDb, tenantId: number) {
   return db
     .selectFrom('iam_users')
     .select([
-      'iam_users.id',
-      'iam_users.tenant_id',
-      'iam_users.username',
-      'iam_users.nickname',
-      'iam_users.email',
-      'iam_users.dept_id',
-      'iam_users.status',
-      'iam_users.is_platform_admin',
-      'iam_users.must_change_password',
+      ...USER_COLUMNS,
       'iam_users.created_at',
       'iam_users.updated_at',
       // jsonb, not an int8 array: both drivers turn it into JSON numbers.
