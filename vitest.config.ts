@@ -29,11 +29,13 @@ export default defineConfig({
           // Two cores: each file starts its own platform, so two at a time is the ceiling.
           maxWorkers: 2,
           fileParallelism: true,
-          // Each file in a fresh module graph. Sharing it (isolate: false) saved about a minute a
-          // pass, but something still keeps each file's closed platform reachable (its embedded
-          // database, ~250 MB): measured 2026-12-02, a worker grew ~200 MB a file, and the OOM
-          // killer ended one at 11.7 GB in CI. Share it again once that reference is found.
-          isolate: true,
+          // Files share their worker's module graph: each file re-importing the platform cost
+          // about 300 s of a pass's workers. Nothing module-level may keep a closed platform
+          // reachable: a worker grew by each file's embedded database (~250 MB) while every
+          // service registry collected prom-client's default metrics, whose never-stopped GC
+          // observer held the registry, its outbox gauge and the database (heap snapshot,
+          // 2026-12-02); they are collected once per process now, and a worker stays near 700 MB.
+          isolate: false,
         },
       },
       {

@@ -63,7 +63,7 @@ export async function startGateway(
   try {
     const url = await listen(gateway.app, settings.http.host, settings.http.port);
     const listener = metrics
-      ? await startMetricsListener(metrics.registry, settings.metrics.port, (message) =>
+      ? await startMetricsListener(metrics, settings.metrics.port, (message) =>
           logger.warn(message),
         )
       : undefined;

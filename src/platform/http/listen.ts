@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import type { Registry } from 'prom-client';
+import type { ServiceMetrics } from '../metrics/metrics.js';
 import type { HttpApp } from './server.js';
 
 /**
@@ -28,14 +28,14 @@ export async function listen(
  * listener (answers undefined). Any other failure names METRICS_PORT and stops the start.
  */
 export async function startMetricsListener(
-  registry: Registry,
+  metrics: Pick<ServiceMetrics, 'exposition' | 'contentType'>,
   port: number,
   warn: (message: string) => void,
 ): Promise<{ url: string; close: () => Promise<void> } | undefined> {
   const server = Fastify();
   server.get('/metrics', async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
+    reply.type(metrics.contentType);
+    return metrics.exposition();
   });
   try {
     const url = await listen(server as unknown as HttpApp, '127.0.0.1', port);

@@ -176,8 +176,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       }
     });
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-      reply.type(metrics.registry.contentType);
-      return metrics.registry.metrics();
+      reply.type(metrics.contentType);
+      return metrics.exposition();
     });
   }
   return app;
