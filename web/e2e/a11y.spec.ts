@@ -31,6 +31,8 @@ test.beforeAll(async ({ request }) => {
 test('sign-in, start, todo, detail with an action form open and the designer pass axe', async ({
   browser,
 }) => {
+  // A run of audits, each 5-8 s on two busy cores: CI's took 54 of the default 60 s.
+  test.setTimeout(150_000);
   const context = await browser.newContext();
   const anonymous = await context.newPage();
   await anonymous.goto('/login');

@@ -126,6 +126,8 @@ test('a forced password change survives a reload and polls nothing that answers 
 });
 
 test('the signed-in pages pass axe in the dark theme', async ({ browser }) => {
+  // Six audits, each 5-8 s on two busy cores: CI's took 48 of the default 60 s.
+  test.setTimeout(150_000);
   const page = await signedIn(browser, admin);
   await page.evaluate(() => localStorage.setItem('approva.theme', 'dark'));
   for (const path of ['/todo', '/start', '/my', '/designer', '/profile', '/no/such/page']) {
