@@ -19,7 +19,7 @@ import {
  * The front door: proxies to the services of this process, or else to `*_SERVICE_URL`;
  * forward-auth is a function call when the auth service runs here, else an HTTP request. `apps`
  * are the service apps of this process, which requests are handed to in process
- * (GATEWAY_IN_PROCESS=1; off by default).
+ * (GATEWAY_IN_PROCESS, on by default; 0 keeps the loopback HTTP hop).
  */
 export async function startGateway(
   settings: Settings,

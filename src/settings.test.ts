@@ -253,6 +253,14 @@ describe('development defaults reachable from the network', () => {
   });
 });
 
+describe('GATEWAY_IN_PROCESS', () => {
+  it('is on by default; 0 or false keeps the loopback HTTP hop', () => {
+    expect(loadSettings({}).gateway.inProcess).toBe(true);
+    expect(loadSettings({ GATEWAY_IN_PROCESS: '0' }).gateway.inProcess).toBe(false);
+    expect(loadSettings({ GATEWAY_IN_PROCESS: 'false' }).gateway.inProcess).toBe(false);
+  });
+});
+
 describe('GATEWAY_TRUST_PROXY', () => {
   const trust = (value: string) => loadSettings({ GATEWAY_TRUST_PROXY: value }).gateway.trustProxy;
 

@@ -51,7 +51,7 @@ export const coreEnv = {
   GATEWAY_RATE_BURST: int(200, 1),
   GATEWAY_UPSTREAM_TIMEOUT: duration('60s'),
   /** All-in-one mode: the gateway hands requests to the services in process, not over loopback. */
-  GATEWAY_IN_PROCESS: bool(false),
+  GATEWAY_IN_PROCESS: bool(true),
   GATEWAY_TRUST_PROXY: z
     .string()
     .optional()

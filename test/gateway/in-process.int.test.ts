@@ -15,9 +15,8 @@ import {
   type TestPlatform,
 } from '../helpers/platform.js';
 
-// All-in-one mode hands each request to the service in process (GATEWAY_IN_PROCESS=1; off by default
-// until the whole suite runs through it)
-// instead of sending it over loopback HTTP. Every gateway rule must hold all the same.
+// All-in-one mode hands each request to the service in process (GATEWAY_IN_PROCESS, on by default:
+// the whole suite runs through it; set here all the same) instead of sending it over loopback HTTP. Every gateway rule must hold all the same.
 
 /** A client address of its own (the gateway trusts one proxy hop here), with its own bucket. */
 const RATE_BURST = 50;
