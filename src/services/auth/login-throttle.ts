@@ -126,6 +126,20 @@ export class LoginThrottle {
   }
 
   /**
+   * The attempt ended without a verdict (the database or another dependency failed before its
+   * password or code was checked): its counts are taken back, so an outage locks nobody out.
+   */
+  async abandoned(account: string, ip: string): Promise<void> {
+    const k = this.keys(account, ip);
+    await Promise.all([
+      this.o.cache.increment(k.recent, RECENT_WINDOW_MS, -1),
+      this.o.cache.increment(k.ip, RECENT_WINDOW_MS, -1),
+      this.o.cache.increment(k.streak, STREAK_WINDOW_MS, -1),
+      this.o.cache.increment(k.localStreak, STREAK_WINDOW_MS, -1),
+    ]);
+  }
+
+  /**
    * The password was right: the account starts afresh here; the IP keeps its failures. Another
    * address's hold on the account runs out by itself.
    */

@@ -88,6 +88,7 @@ export class SignInChecks {
       step.who,
       ctx,
       loginType,
+      step.account,
     );
     return this.passed(step, factor, ctx);
   }
@@ -104,9 +105,11 @@ export class SignInChecks {
   ): Promise<SignedIn | { codeNeeded: true; userId: number }> {
     const step = await this.passwordStep(input, ctx, loginType);
     const userId = step.credentials.id;
-    if (this.o.secondFactor && (await this.o.secondFactor(userId, undefined)) === 'missing') {
-      return { codeNeeded: true, userId };
-    }
+    const { secondFactor } = this.o;
+    const factor =
+      secondFactor &&
+      (await this.undecided(step.account, ctx, () => secondFactor(userId, undefined)));
+    if (factor === 'missing') return { codeNeeded: true, userId };
     return this.passed(step, 'not_enrolled', ctx);
   }
 
@@ -124,10 +127,18 @@ export class SignInChecks {
       username: input.username,
     };
     await this.begin(account, who, ctx, loginType);
-    const credentials =
-      tenant && (await this.o.directory.findCredentials(tenant.id, input.username));
+    const { credentials, valid } = await this.undecided(account, ctx, async () => {
+      const found = tenant && (await this.o.directory.findCredentials(tenant.id, input.username));
+      if (!found) {
+        await this.o.passwords.burn(input.password);
+        return { credentials: undefined, valid: false };
+      }
+      return {
+        credentials: found,
+        valid: await this.o.passwords.verify(found.password_hash, input.password),
+      };
+    });
     if (!tenant || !credentials) {
-      await this.o.passwords.burn(input.password);
       await this.publishLogin(
         false,
         tenant ? 'unknown_user' : 'unknown_tenant',
@@ -138,7 +149,6 @@ export class SignInChecks {
       throw new AppError(ERROR_CODES.BAD_CREDENTIALS);
     }
     who.userId = credentials.id;
-    const valid = await this.o.passwords.verify(credentials.password_hash, input.password);
     const refusal = !valid
       ? 'wrong_password'
       : tenant.status !== 'active'
@@ -181,7 +191,14 @@ export class SignInChecks {
     const who = { tenantId: user.tenant_id, userId: user.id, username: user.username };
     const account = accountKey({ id: user.tenant_id }, user.username);
     if (code) await this.begin(account, who, ctx, loginType);
-    const factor = await this.checkSecondFactor(user.id, code, who, ctx, loginType);
+    const factor = await this.checkSecondFactor(
+      user.id,
+      code,
+      who,
+      ctx,
+      loginType,
+      code ? account : undefined,
+    );
     if (code) await this.o.throttle.succeeded(account, ctx.ip);
     return { user, sessionVersion: user.session_version, factor };
   }
@@ -217,15 +234,38 @@ export class SignInChecks {
     }
   }
 
-  /** TOTP: a user with it on needs the code as well (40001 without one, 40103 for a wrong one). */
+  /**
+   * Runs the part of a counted attempt that reaches its verdict (the password or code checked).
+   * Failing before it (the database down, the hasher's queue full) takes the count back: no guess
+   * was judged, and an outage must not lock the owner out.
+   */
+  private async undecided<T>(account: string, ctx: RequestContext, work: () => Promise<T>) {
+    try {
+      return await work();
+    } catch (err) {
+      await this.o.throttle.abandoned(account, ctx.ip).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * TOTP: a user with it on needs the code as well (40001 without one, 40103 for a wrong one).
+   * `account` names the counted attempt the code belongs to, if any.
+   */
   private async checkSecondFactor(
     userId: number,
     code: string | undefined,
     who: LoginSubject,
     ctx: RequestContext,
     loginType: LoginType,
+    account?: string,
   ): Promise<'ok' | 'not_enrolled'> {
-    const factor = this.o.secondFactor ? await this.o.secondFactor(userId, code) : 'not_enrolled';
+    const { secondFactor } = this.o;
+    const factor = !secondFactor
+      ? 'not_enrolled'
+      : account
+        ? await this.undecided(account, ctx, () => secondFactor(userId, code))
+        : await secondFactor(userId, code);
     if (factor === 'missing') {
       throw AppError.validation(
         [{ field: 'totp_code', rule: 'required', message: 'two-factor code required' }],
