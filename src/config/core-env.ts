@@ -27,6 +27,8 @@ export const coreEnv = {
   DB_PASSWORD: optionalText,
   POSTGRES_PASSWORD: optionalText,
   DB_POOL_SIZE: int(10, 1, 200),
+  /** Named prepared statements on PostgreSQL; off behind a pooler that cannot keep them. */
+  DB_PREPARED_STATEMENTS: bool(true),
   DB_CONNECT_RETRIES: int(30, 0, 1000),
   DB_CONNECT_RETRY_DELAY: duration('1s'),
   REDIS_URL: url,

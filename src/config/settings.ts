@@ -96,6 +96,7 @@ function shapeCore(env: CoreEnv, source: NodeJS.ProcessEnv) {
       dataDir: env.DATA_DIR,
       template: env.DATA_TEMPLATE,
       poolSize: env.DB_POOL_SIZE,
+      preparedStatements: env.DB_PREPARED_STATEMENTS,
       connectRetries: env.DB_CONNECT_RETRIES,
       connectRetryDelayMs: env.DB_CONNECT_RETRY_DELAY,
     },

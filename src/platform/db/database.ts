@@ -5,6 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { causeText } from '../dependency-errors.js';
+import { preparingPool } from './prepared.js';
 import { countStatement } from './statements.js';
 
 const INT8_OID = 20;
@@ -43,6 +44,11 @@ export interface DatabaseOptions {
    */
   template?: string | undefined;
   poolSize: number;
+  /**
+   * Send statements as named prepared statements (DB_PREPARED_STATEMENTS, default on): off for a
+   * pooler that cannot keep them, such as PgBouncer in transaction mode before 1.21.
+   */
+  preparedStatements?: boolean;
   connectRetries: number;
   connectRetryDelayMs: number;
   logger: Logger;
@@ -70,7 +76,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   await waitForDatabase(pool, options);
   return {
     kind: 'postgres',
-    db: new Kysely({ dialect: new PostgresDialect({ pool }), log: countStatement }),
+    db: new Kysely({
+      dialect: new PostgresDialect({
+        pool: options.preparedStatements === false ? pool : preparingPool(pool),
+      }),
+      log: countStatement,
+    }),
     poolUse: () => ({
       open: pool.totalCount,
       idle: pool.idleCount,
