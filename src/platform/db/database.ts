@@ -1,4 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -141,9 +143,26 @@ async function waitForDatabase(pool: pg.Pool, options: DatabaseOptions): Promise
   }
 }
 
+// Node's global; the type libraries this project uses (ES2023, node) leave it out.
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<object> };
+let pgliteModule: Promise<object> | undefined;
+
+/**
+ * PGlite's WebAssembly, compiled once per process: each PGlite otherwise compiles its own, a large
+ * part of opening one (which a test worker does for every file).
+ */
+function compiledPglite() {
+  pgliteModule ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return WebAssembly.compile(await readFile(new URL('pglite.wasm', pathToFileURL(entry))));
+  })();
+  return pgliteModule;
+}
+
 async function openPglite(dataDir: string, template?: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, {
+    pgliteWasmModule: await compiledPglite(),
     parsers: { [INT8_OID]: parseInt8 },
     ...(template && { loadDataDir: new Blob([await readFile(template)]) }),
   });
