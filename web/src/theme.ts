@@ -3,6 +3,7 @@ import { useSyncExternalStore } from 'react';
 export type ThemeMode = 'light' | 'dark';
 const THEME_KEY = 'approva.theme';
 const listeners = new Set<() => void>();
+const DARK_QUERY = '(prefers-color-scheme: dark)';
 /** The theme the sign-in page is built in ahead (src/prerender.tsx), where no browser is. */
 let prerendering: ThemeMode = 'light';
 
@@ -14,7 +15,7 @@ function current(): ThemeMode {
   if (typeof window === 'undefined') return prerendering;
   const saved = localStorage.getItem(THEME_KEY);
   if (saved === 'light' || saved === 'dark') return saved;
-  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return window.matchMedia?.(DARK_QUERY).matches ? 'dark' : 'light';
 }
 
 export function setThemeMode(mode: ThemeMode): void {
@@ -27,12 +28,20 @@ export function setPrerenderThemeMode(mode: ThemeMode): void {
   prerendering = mode;
 }
 
+/** Without a saved choice the console follows the system's theme, also when it changes. */
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const system = typeof window === 'undefined' ? undefined : window.matchMedia?.(DARK_QUERY);
+  system?.addEventListener('change', listener);
+  return () => {
+    listeners.delete(listener);
+    system?.removeEventListener('change', listener);
+  };
+}
+
 export function useThemeMode(): ThemeMode {
   return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
+    subscribe,
     current,
     // Hydrating the prebuilt sign-in page: built in the theme `current` answers (see above).
     current,
