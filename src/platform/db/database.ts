@@ -159,12 +159,26 @@ function compiledPglite() {
   return pgliteModule;
 }
 
+const templates = new Map<string, Promise<Blob>>();
+
+/** A template dump read once per process (a test worker opens a database from it per file). */
+function templateBlob(path: string): Promise<Blob> {
+  let blob = templates.get(path);
+  if (!blob) {
+    blob = readFile(path).then((bytes) => new Blob([bytes]));
+    // A failed read is not kept: the next start reads again.
+    blob.catch(() => templates.delete(path));
+    templates.set(path, blob);
+  }
+  return blob;
+}
+
 async function openPglite(dataDir: string, template?: string): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, {
     pgliteWasmModule: await compiledPglite(),
     parsers: { [INT8_OID]: parseInt8 },
-    ...(template && { loadDataDir: new Blob([await readFile(template)]) }),
+    ...(template && { loadDataDir: await templateBlob(template) }),
   });
   const db = new Kysely<object>({ dialect: new PGliteDialect(pglite), log: countStatement });
   return {

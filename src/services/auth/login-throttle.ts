@@ -103,12 +103,7 @@ export class LoginThrottle {
     if (until > this.now()) {
       throw rateLimited(until - this.now(), 'too many failed sign-ins for this account');
     }
-    const [, byIp, , streak] = await Promise.all([
-      this.o.cache.increment(k.recent, RECENT_WINDOW_MS),
-      this.o.cache.increment(k.ip, RECENT_WINDOW_MS),
-      this.o.cache.increment(k.streak, STREAK_WINDOW_MS),
-      this.o.cache.increment(k.localStreak, STREAK_WINDOW_MS),
-    ]);
+    const [, byIp, , streak] = await this.count(k, 1);
     if (byIp > this.o.ipMaxFailures) {
       throw rateLimited(RECENT_WINDOW_MS, 'too many failed sign-ins from this address');
     }
@@ -130,12 +125,16 @@ export class LoginThrottle {
    * password or code was checked): its counts are taken back, so an outage locks nobody out.
    */
   async abandoned(account: string, ip: string): Promise<void> {
-    const k = this.keys(account, ip);
-    await Promise.all([
-      this.o.cache.increment(k.recent, RECENT_WINDOW_MS, -1),
-      this.o.cache.increment(k.ip, RECENT_WINDOW_MS, -1),
-      this.o.cache.increment(k.streak, STREAK_WINDOW_MS, -1),
-      this.o.cache.increment(k.localStreak, STREAK_WINDOW_MS, -1),
+    await this.count(this.keys(account, ip), -1);
+  }
+
+  /** Adds `by` to an attempt's four failure counters: account, IP, streak, streak here. */
+  private count(k: ReturnType<LoginThrottle['keys']>, by: number) {
+    return Promise.all([
+      this.o.cache.increment(k.recent, RECENT_WINDOW_MS, by),
+      this.o.cache.increment(k.ip, RECENT_WINDOW_MS, by),
+      this.o.cache.increment(k.streak, STREAK_WINDOW_MS, by),
+      this.o.cache.increment(k.localStreak, STREAK_WINDOW_MS, by),
     ]);
   }
 

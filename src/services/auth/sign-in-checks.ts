@@ -237,9 +237,15 @@ export class SignInChecks {
   /**
    * Runs the part of a counted attempt that reaches its verdict (the password or code checked).
    * Failing before it (the database down, the hasher's queue full) takes the count back: no guess
-   * was judged, and an outage must not lock the owner out.
+   * was judged, and an outage must not lock the owner out. Without an `account` nothing was
+   * counted, and `work` just runs.
    */
-  private async undecided<T>(account: string, ctx: RequestContext, work: () => Promise<T>) {
+  private async undecided<T>(
+    account: string | undefined,
+    ctx: RequestContext,
+    work: () => Promise<T>,
+  ) {
+    if (!account) return work();
     try {
       return await work();
     } catch (err) {
@@ -261,11 +267,9 @@ export class SignInChecks {
     account?: string,
   ): Promise<'ok' | 'not_enrolled'> {
     const { secondFactor } = this.o;
-    const factor = !secondFactor
-      ? 'not_enrolled'
-      : account
-        ? await this.undecided(account, ctx, () => secondFactor(userId, code))
-        : await secondFactor(userId, code);
+    const factor = secondFactor
+      ? await this.undecided(account, ctx, () => secondFactor(userId, code))
+      : 'not_enrolled';
     if (factor === 'missing') {
       throw AppError.validation(
         [{ field: 'totp_code', rule: 'required', message: 'two-factor code required' }],
